@@ -1,0 +1,104 @@
+//! Fixed-window exponentiation in constant time: the method for secret exponents.
+//!
+//! Like m-ary, but (1) it always multiplies, digit 0 included (table entry 0 is `R mod n`, the
+//! Montgomery one), (2) it always runs over the full announced length of the exponent, and
+//! (3) it reads each table entry with a masked scan over every entry. So the sequence of
+//! kernel calls and every memory address are functions of the public lengths alone; the
+//! exponent's value only ever flows into masks.
+
+use alloc::vec;
+
+use zeroize::Zeroize;
+
+use crate::ct;
+use crate::mont::{Kernel, Modulus};
+use crate::word::Word;
+
+/// The window minimising the cost of a `bits`-bit exponent: `bits` squarings are fixed, and the
+/// rest is `2^k − 2` table multiplications plus `⌈bits/k⌉` window multiplications.
+pub fn window_for_bits(bits: usize) -> u32 {
+    let cost = |k: u32| (1usize << k) - 2 + bits.div_ceil(k as usize);
+    (1..=7).min_by_key(|&k| cost(k)).unwrap_or(4)
+}
+
+/// `dst = table[index]`, reading every entry (`entries` of `s` limbs each) with a mask, so the
+/// address pattern does not depend on the secret `index`.
+pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
+    let s = dst.len();
+    dst.fill(W::ZERO);
+    for (i, entry) in table.chunks_exact(s).enumerate() {
+        let mask = ct::eq_mask(W::from_u64(i as u64), W::from_u64(index as u64));
+        for (d, &e) in dst.iter_mut().zip(entry) {
+            *d = d.or(mask.and(e));
+        }
+    }
+}
+
+/// `out = base^exp mod n` in constant time with a `window`-bit fixed window (1..=8).
+///
+/// `base < n` (`s` limbs), `exp` big-endian of public length; leaks only `s`, `exp.len()` and
+/// `window`. All secret buffers are zeroized before returning.
+pub fn pow<W: Word>(
+    out: &mut [W],
+    base: &[W],
+    exp: &[u8],
+    m: &Modulus<W>,
+    k: &Kernel<W>,
+    window: u32,
+) {
+    assert!((1..=8).contains(&window), "window must be in 1..=8");
+    let s = m.limbs();
+    let n = m.n();
+    let n0 = m.n0();
+    let entries = 1usize << window;
+    let mut scratch = m.scratch();
+    let mut table = vec![W::ZERO; entries * s];
+    table[..s].copy_from_slice(m.one());
+    {
+        let (one, rest) = table.split_at_mut(s);
+        let _ = one;
+        m.to_mont(&mut rest[..s], base, k, &mut scratch);
+    }
+    for i in 2..entries {
+        let (done, rest) = table.split_at_mut(i * s);
+        (k.mul)(
+            &mut rest[..s],
+            &done[(i - 1) * s..],
+            &done[s..2 * s],
+            n,
+            n0,
+            &mut scratch,
+        );
+    }
+
+    let total = exp.len() * 8;
+    let digits = total.div_ceil(window as usize);
+    let mut acc = vec![W::ZERO; s];
+    let mut tmp = vec![W::ZERO; s];
+    let mut sel = vec![W::ZERO; s];
+    if digits == 0 {
+        acc.copy_from_slice(m.one());
+    } else {
+        let top = (digits - 1) * window as usize;
+        select_entry(&mut acc, &table, super::exp_bits(exp, top, window));
+        for d in (0..digits - 1).rev() {
+            for _ in 0..window {
+                (k.sqr)(&mut tmp, &acc, n, n0, &mut scratch);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
+            select_entry(
+                &mut sel,
+                &table,
+                super::exp_bits(exp, d * window as usize, window),
+            );
+            (k.mul)(&mut tmp, &acc, &sel, n, n0, &mut scratch);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+    }
+    m.from_mont(out, &acc, k, &mut scratch);
+    table.zeroize();
+    acc.zeroize();
+    tmp.zeroize();
+    sel.zeroize();
+    scratch.zeroize();
+}

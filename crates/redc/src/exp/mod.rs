@@ -1,0 +1,108 @@
+//! Modular exponentiation over a [`Modulus`](crate::mont::Modulus) with a kernel it is handed.
+//!
+//! Two families with a hard boundary between them:
+//! - [`fixed`]: the constant-time fixed window, the only method that may see a secret exponent;
+//! - [`binary`], [`mary`] and [`sliding`]: the papers' variable-time methods (`_vartime`), for
+//!   public exponents and for reproducing the papers' measurements.
+//!
+//! Every method takes the base in normal form (`base < n`, `s` limbs), the exponent as
+//! big-endian bytes (its length is public, its value is not for [`fixed`]), and writes the
+//! normal-form result. Exponent 0 gives 1.
+
+use crate::error::{Error, Result};
+use crate::mont::{Kernel, Modulus};
+use crate::word::Word;
+
+pub mod binary;
+pub mod fixed;
+pub mod mary;
+pub mod sliding;
+
+/// An exponentiation method and its window size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Left-to-right binary (paper 001). Variable time.
+    Binary,
+    /// m-ary with `m = 2^k` (paper 004 uses k = 4). Variable time.
+    Mary(u32),
+    /// Sliding window of `k` bits over odd powers (paper 002 uses k = 5). Variable time.
+    Sliding(u32),
+    /// Fixed window of `k` bits, constant time.
+    Fixed(u32),
+}
+
+impl Method {
+    /// Parses `binary`, `mary:K`, `sliding:K` or `fixed:K` with `K` in 1..=8.
+    pub fn from_name(s: &str) -> Result<Self> {
+        let lower = s.to_ascii_lowercase();
+        if lower == "binary" {
+            return Ok(Method::Binary);
+        }
+        let (name, k) = lower.split_once(':').ok_or(Error::UnknownName)?;
+        let k: u32 = k.parse().map_err(|_| Error::InvalidWindow)?;
+        if !(1..=8).contains(&k) {
+            return Err(Error::InvalidWindow);
+        }
+        match name {
+            "mary" => Ok(Method::Mary(k)),
+            "sliding" => Ok(Method::Sliding(k)),
+            "fixed" => Ok(Method::Fixed(k)),
+            _ => Err(Error::UnknownName),
+        }
+    }
+
+    /// Whether the method is constant time in the exponent.
+    pub fn is_constant_time(self) -> bool {
+        matches!(self, Method::Fixed(_))
+    }
+
+    /// `out = base^exp mod n` by this method. `base < n`, `out` has `s` limbs.
+    ///
+    /// Only [`Method::Fixed`] may be given a secret exponent.
+    pub fn pow<W: Word>(
+        self,
+        out: &mut [W],
+        base: &[W],
+        exp: &[u8],
+        m: &Modulus<W>,
+        k: &Kernel<W>,
+    ) {
+        match self {
+            Method::Binary => binary::pow_vartime(out, base, exp, m, k),
+            Method::Mary(w) => mary::pow_vartime(out, base, exp, m, k, w),
+            Method::Sliding(w) => sliding::pow_vartime(out, base, exp, m, k, w),
+            Method::Fixed(w) => fixed::pow(out, base, exp, m, k, w),
+        }
+    }
+}
+
+/// Bit `i` (0 = least significant) of the big-endian `exp`; 0 beyond its length.
+#[inline]
+pub(crate) fn exp_bit(exp: &[u8], i: usize) -> u32 {
+    let byte = i / 8;
+    if byte >= exp.len() {
+        return 0;
+    }
+    ((exp[exp.len() - 1 - byte] >> (i % 8)) & 1) as u32
+}
+
+/// Bits `[lo, lo+k)` of the big-endian `exp` as a number (bits beyond its length are 0).
+/// The positions are public; the value returned may be secret and is not branched on.
+#[inline]
+pub(crate) fn exp_bits(exp: &[u8], lo: usize, k: u32) -> u32 {
+    let mut d = 0;
+    for j in (0..k as usize).rev() {
+        d = (d << 1) | exp_bit(exp, lo + j);
+    }
+    d
+}
+
+/// Bit length of a public exponent (0 for zero).
+pub fn exp_bit_len_vartime(exp: &[u8]) -> usize {
+    for (i, &b) in exp.iter().enumerate() {
+        if b != 0 {
+            return (exp.len() - i) * 8 - b.leading_zeros() as usize;
+        }
+    }
+    0
+}

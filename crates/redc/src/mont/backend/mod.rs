@@ -1,0 +1,98 @@
+//! The fast 64-bit kernels behind one contract, chosen once at run time.
+//!
+//! Every backend provides a [`Kernel<u64>`] satisfying the kernel contract of [`crate::mont`] and
+//! gives results bit-identical to the portable one. Which one runs is decided by
+//! [`Backend::active`]: the `REDC_BACKEND` environment variable (`portable`, `mulx`, `ifma` or
+//! `auto`; with the `std` feature) if set, otherwise the best the CPU supports.
+
+use crate::error::{Error, Result};
+use crate::mont::{Algorithm, Kernel, SqrVariant};
+
+/// A family of kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Plain Rust over `u128` products: runs everywhere.
+    Portable,
+    /// x86-64 MULX/ADCX/ADOX assembly (needs BMI2 and ADX).
+    Mulx,
+    /// x86-64 AVX-512 IFMA in radix 2^52 (needs AVX512F, AVX512VL and AVX512IFMA).
+    Ifma,
+}
+
+impl Backend {
+    /// Every backend, slowest first.
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Mulx, Backend::Ifma];
+
+    /// The name used by `REDC_BACKEND` and `--backend`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Mulx => "mulx",
+            Backend::Ifma => "ifma",
+        }
+    }
+
+    /// Parses a backend name (case-insensitive).
+    pub fn from_name(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or(Error::UnknownName)
+    }
+
+    /// Whether this CPU (and this build's target) can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::Mulx | Backend::Ifma => false,
+        }
+    }
+
+    /// The backends this CPU can run, slowest first.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Self::ALL.into_iter().filter(|b| b.is_available())
+    }
+
+    /// The fastest available backend for single operations.
+    pub fn detect() -> Backend {
+        Backend::Portable
+    }
+
+    /// The backend in force: `REDC_BACKEND` if set (an unavailable or unknown choice is an
+    /// error), else [`Backend::detect`].
+    pub fn active() -> Result<Backend> {
+        #[cfg(feature = "std")]
+        if let Ok(v) = std::env::var("REDC_BACKEND") {
+            if v.is_empty() || v.eq_ignore_ascii_case("auto") {
+                return Ok(Self::detect());
+            }
+            let b = Self::from_name(&v)?;
+            return if b.is_available() {
+                Ok(b)
+            } else {
+                Err(Error::BackendUnavailable)
+            };
+        }
+        Ok(Self::detect())
+    }
+
+    /// This backend's 64-bit kernel, or [`Error::BackendUnavailable`].
+    pub fn kernel(self) -> Result<Kernel<u64>> {
+        if !self.is_available() {
+            return Err(Error::BackendUnavailable);
+        }
+        Ok(match self {
+            Backend::Portable => portable_kernel(),
+            Backend::Mulx | Backend::Ifma => return Err(Error::BackendUnavailable),
+        })
+    }
+}
+
+/// The portable production kernel: CIOS multiplication with the modern dedicated squaring.
+pub fn portable_kernel() -> Kernel<u64> {
+    Kernel {
+        mul: Algorithm::Cios.mul_fn(),
+        sqr: SqrVariant::Modern.sqr_fn(),
+        name: "portable",
+    }
+}

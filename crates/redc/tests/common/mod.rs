@@ -1,0 +1,80 @@
+//! Shared helpers for the differential tests: conversion to and from num-bigint (the
+//! independent reference), random and edge moduli and operands.
+#![allow(dead_code)]
+
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use rand::Rng;
+use redc::word::Word;
+
+/// The little-endian limbs of `x`, exactly `len` of them (panics if it does not fit).
+pub fn limbs<W: Word>(x: &BigUint, len: usize) -> Vec<W> {
+    let mut out = vec![W::ZERO; len];
+    let bytes = x.to_bytes_be();
+    assert!(
+        redc::nat::from_be_bytes(&mut out, &bytes),
+        "value does not fit"
+    );
+    out
+}
+
+/// The value of little-endian limbs.
+pub fn big<W: Word>(x: &[W]) -> BigUint {
+    let mut bytes = vec![0u8; x.len() * (W::BITS as usize / 8)];
+    assert!(redc::nat::to_be_bytes(x, &mut bytes));
+    BigUint::from_bytes_be(&bytes)
+}
+
+/// `R = W^s` for `s` limbs.
+pub fn r_of<W: Word>(s: usize) -> BigUint {
+    BigUint::one() << (W::BITS as usize * s)
+}
+
+/// The limbs `n` needs.
+pub fn limbs_needed<W: Word>(n: &BigUint) -> usize {
+    (n.bits() as usize).div_ceil(W::BITS as usize).max(1)
+}
+
+/// A random odd modulus of exactly `bits` bits (`bits ≥ 2`).
+pub fn random_modulus<R: Rng>(rng: &mut R, bits: u64) -> BigUint {
+    let mut n = rng.gen_biguint(bits);
+    n.set_bit(bits - 1, true);
+    n.set_bit(0, true);
+    if n < BigUint::from(3u32) {
+        n = BigUint::from(3u32);
+    }
+    n
+}
+
+/// Edge moduli of `bits` bits: 2^k − 1, 2^(k−1) + 1 (where odd and ≥ 3).
+pub fn edge_moduli(bits: u64) -> Vec<BigUint> {
+    let mut v = Vec::new();
+    let all_ones = (BigUint::one() << bits) - 1u32;
+    if all_ones >= BigUint::from(3u32) {
+        v.push(all_ones);
+    }
+    let low = (BigUint::one() << (bits - 1)) + 1u32;
+    if low >= BigUint::from(3u32) {
+        v.push(low);
+    }
+    v
+}
+
+/// Operands worth testing below `n`: 0, 1, n−1, n−2, a high-bit pattern, and random ones.
+pub fn operands<R: Rng>(rng: &mut R, n: &BigUint, random: usize) -> Vec<BigUint> {
+    let mut v = vec![BigUint::zero(), BigUint::one(), n - 1u32];
+    if n > &BigUint::from(2u32) {
+        v.push(n - 2u32);
+    }
+    v.push(n >> 1);
+    for _ in 0..random {
+        v.push(rng.gen_biguint_below(n));
+    }
+    v
+}
+
+/// The bit sizes the differential tests sweep: one word up to 8192 bits.
+pub const SIZES: &[u64] = &[
+    2, 5, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 511, 512, 1000, 1024, 1536, 2048, 3072,
+    4096, 8192,
+];
