@@ -4,5 +4,7 @@
 //! (Being written: see the module files.)
 
 mod error;
+mod key;
 
 pub use error::{Error, Result};
+pub use key::{RsaPrivateKey, RsaPublicKey};
