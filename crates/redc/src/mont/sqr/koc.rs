@@ -5,7 +5,7 @@
 //! `2i`, then the doubled products at columns `i+j`. The paper's wide accumulator
 //! `S_long = 2·C_j + C + t` holds the doubled high word `C_j` of the previous product, the
 //! column carry `C` and the old column word; adding `2·S` (the doubled low word) gives the new
-//! column word and carry ([`dbl_col`]).
+//! column word and carry (`dbl_col`).
 //!
 //! The reduction pass is SOS's: row `i` adds `m·n·W^i` with `m = t[i]·n' mod W`, and the
 //! carry out of the row is propagated by the paper's `ADD` loop through the rest of `t`. That
