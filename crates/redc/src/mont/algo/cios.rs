@@ -12,11 +12,11 @@ pub fn mont_mul<W: Word>(out: &mut [W], a: &[W], b: &[W], n: &[W], n0: W, scratc
     debug_assert!(a.len() == s && b.len() == s && out.len() == s);
     let t = &mut scratch[..s + 2];
     t.fill(W::ZERO);
-    for i in 0..s {
+    for &bi in b {
         // Multiplication row: t += a·b[i].
         let mut c = W::ZERO;
         for j in 0..s {
-            (t[j], c) = W::mac(t[j], a[j], b[i], c);
+            (t[j], c) = W::mac(t[j], a[j], bi, c);
         }
         let (lo, hi) = W::adc(t[s], c, W::ZERO);
         t[s] = lo;
