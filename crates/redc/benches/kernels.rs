@@ -1,6 +1,7 @@
 //! Criterion benches of the Montgomery kernels: every algorithm and squaring variant, per size.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::{Algorithm, Kernel, Modulus, SqrVariant};
 
 fn modulus(bits: usize) -> Modulus<u64> {
@@ -46,5 +47,68 @@ fn bench_mul(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_mul);
+/// The production kernels side by side (portable CIOS + modern squaring, and every fast
+/// backend the CPU has) at the RSA prime sizes: 512-bit (8 limbs) to 4096-bit (64 limbs).
+fn bench_backends(c: &mut Criterion) {
+    let mut g = c.benchmark_group("backend");
+    let mut kernels = vec![portable_kernel()];
+    for b in Backend::available().filter(|&b| b != Backend::Portable) {
+        kernels.push(b.kernel().expect("available backend"));
+    }
+    for bits in [512usize, 1024, 1536, 2048, 3072, 4096] {
+        let m = modulus(bits);
+        let a: Vec<u64> = (0..m.limbs() as u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 1)
+            .collect();
+        let b: Vec<u64> = a.iter().map(|x| x.rotate_left(17) >> 1).collect();
+        let mut out = vec![0u64; m.limbs()];
+        let mut scratch = m.scratch();
+        for k in &kernels {
+            g.bench_with_input(
+                BenchmarkId::new(format!("{}-mul", k.name), bits),
+                &bits,
+                |bch, _| {
+                    bch.iter(|| {
+                        (k.mul)(
+                            &mut out,
+                            black_box(&a),
+                            black_box(&b),
+                            m.n(),
+                            m.n0(),
+                            &mut scratch,
+                        )
+                    })
+                },
+            );
+            g.bench_with_input(
+                BenchmarkId::new(format!("{}-sqr", k.name), bits),
+                &bits,
+                |bch, _| bch.iter(|| (k.sqr)(&mut out, black_box(&a), m.n(), m.n0(), &mut scratch)),
+            );
+        }
+    }
+    g.finish();
+}
+
+/// A clock reference for converting the times above into cycles: 1000 dependent 64-bit
+/// additions take 1000 core cycles (one cycle latency each), whatever the current boost clock.
+#[cfg(target_arch = "x86_64")]
+fn bench_clock(c: &mut Criterion) {
+    c.bench_function("clock/1000-dependent-adds", |bch| {
+        bch.iter(|| {
+            let mut x: u64 = black_box(1);
+            // SAFETY: register-only additions; no memory, stack or flags contract involved.
+            unsafe {
+                core::arch::asm!(".rept 1000", "add {x}, {x}", ".endr", x = inout(reg) x,
+                    options(att_syntax, nomem, nostack, pure));
+            }
+            x
+        })
+    });
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn bench_clock(_: &mut Criterion) {}
+
+criterion_group!(benches, bench_mul, bench_backends, bench_clock);
 criterion_main!(benches);

@@ -8,6 +8,11 @@
 use crate::error::{Error, Result};
 use crate::mont::{Algorithm, Kernel, SqrVariant};
 
+#[cfg(target_arch = "x86_64")]
+pub mod mulx;
+#[cfg(target_arch = "x86_64")]
+mod mulx_sized;
+
 /// A family of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -44,7 +49,8 @@ impl Backend {
     pub fn is_available(self) -> bool {
         match self {
             Backend::Portable => true,
-            Backend::Mulx | Backend::Ifma => false,
+            Backend::Mulx => mulx_token().is_some(),
+            Backend::Ifma => false,
         }
     }
 
@@ -53,9 +59,14 @@ impl Backend {
         Self::ALL.into_iter().filter(|b| b.is_available())
     }
 
-    /// The fastest available backend for single operations.
+    /// The fastest available backend for single operations (CPU detection runs once and is
+    /// cached).
     pub fn detect() -> Backend {
-        Backend::Portable
+        if Backend::Mulx.is_available() {
+            Backend::Mulx
+        } else {
+            Backend::Portable
+        }
     }
 
     /// The backend in force: `REDC_BACKEND` if set (an unavailable or unknown choice is an
@@ -83,7 +94,8 @@ impl Backend {
         }
         Ok(match self {
             Backend::Portable => portable_kernel(),
-            Backend::Mulx | Backend::Ifma => return Err(Error::BackendUnavailable),
+            Backend::Mulx => mulx_kernel().ok_or(Error::BackendUnavailable)?,
+            Backend::Ifma => return Err(Error::BackendUnavailable),
         })
     }
 }
@@ -95,4 +107,26 @@ pub fn portable_kernel() -> Kernel<u64> {
         sqr: SqrVariant::Modern.sqr_fn(),
         name: "portable",
     }
+}
+
+/// The proof that the MULX backend can run here, if it can.
+#[cfg(target_arch = "x86_64")]
+fn mulx_token() -> Option<mulx::Token> {
+    mulx::Token::get()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn mulx_token() -> Option<()> {
+    None
+}
+
+/// The MULX/ADCX/ADOX kernel, only built after the CPU proved BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+fn mulx_kernel() -> Option<Kernel<u64>> {
+    mulx::Token::get().map(mulx::kernel)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn mulx_kernel() -> Option<Kernel<u64>> {
+    None
 }

@@ -1,0 +1,176 @@
+//! Every fast backend this CPU can run against the portable CIOS kernel and num-bigint: the
+//! Montgomery multiplication and squaring at every limb count 1..=70 and the RSA sizes up to
+//! 128 limbs, with edge and random moduli and operands, a proptest, and the constant-time
+//! fixed-window exponentiation. A backend the CPU lacks is reported and skipped.
+
+mod common;
+
+use common::*;
+use num_bigint::BigUint;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use redc::exp::fixed;
+use redc::mont::backend::{portable_kernel, Backend};
+use redc::mont::{Algorithm, Kernel, Modulus, SqrVariant};
+
+/// The fast kernels under test: every available backend but the portable one.
+fn fast_kernels() -> Vec<Kernel<u64>> {
+    let mut v = Vec::new();
+    for b in Backend::ALL {
+        if b == Backend::Portable {
+            continue;
+        }
+        if b.is_available() {
+            v.push(b.kernel().expect("available backend has a kernel"));
+        } else {
+            eprintln!("backend {} not available on this CPU: skipped", b.name());
+        }
+    }
+    v
+}
+
+/// The moduli of `s` limbs worth testing: 2^64s − 1, 2^(64s−1) + 1, a random full-size one
+/// and a random one with a short top limb.
+fn moduli(rng: &mut ChaCha8Rng, s: usize) -> Vec<BigUint> {
+    let bits = 64 * s as u64;
+    let mut v = edge_moduli(bits);
+    v.push(random_modulus(rng, bits));
+    v.push(random_modulus(rng, bits - 29));
+    v
+}
+
+/// Runs `k` against the portable CIOS kernel and num-bigint on one modulus. The scratch holds
+/// garbage on entry, which the contract allows.
+fn check_modulus(k: &Kernel<u64>, n: &BigUint, rng: &mut ChaCha8Rng, random_ops: usize) {
+    let s = limbs_needed::<u64>(n);
+    let m = Modulus::<u64>::new(&limbs::<u64>(n, s)).unwrap();
+    let cios = Kernel::<u64>::portable(Algorithm::Cios, SqrVariant::Generic);
+    let rinv = r_of::<u64>(s).modinv(n).unwrap();
+    let ops: Vec<Vec<u64>> = operands(rng, n, random_ops)
+        .iter()
+        .map(|x| limbs(x, s))
+        .collect();
+    let mut out = vec![0u64; s];
+    let mut scratch: Vec<u64> = (0..m.scratch().len()).map(|_| rng.gen()).collect();
+    for a in &ops {
+        let ab = big(a);
+        (k.sqr)(&mut out, a, m.n(), m.n0(), &mut scratch);
+        assert_eq!(
+            out,
+            m.mont_sqr(a, &cios),
+            "{} sqr vs cios, {s} limbs",
+            k.name
+        );
+        assert_eq!(
+            big(&out),
+            &ab * &ab * &rinv % n,
+            "{} sqr, {s} limbs",
+            k.name
+        );
+        for b in &ops {
+            (k.mul)(&mut out, a, b, m.n(), m.n0(), &mut scratch);
+            assert_eq!(
+                out,
+                m.mont_mul(a, b, &cios),
+                "{} mul vs cios, {s} limbs",
+                k.name
+            );
+            assert_eq!(
+                big(&out),
+                &ab * big(b) * &rinv % n,
+                "{} mul, {s} limbs",
+                k.name
+            );
+        }
+    }
+}
+
+#[test]
+fn kernels_match_cios_and_num_bigint_at_every_size() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for k in fast_kernels() {
+        let sizes = (1..=70usize).chain([128]);
+        for s in sizes {
+            for n in moduli(&mut rng, s) {
+                check_modulus(&k, &n, &mut rng, 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn kernels_match_at_rsa_sizes_with_more_operands() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for k in fast_kernels() {
+        for s in [8usize, 12, 16, 24, 32, 48, 64, 128] {
+            for n in moduli(&mut rng, s) {
+                check_modulus(&k, &n, &mut rng, 6);
+            }
+        }
+    }
+}
+
+#[test]
+fn one_word_moduli() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for k in fast_kernels() {
+        for n in [
+            3u64,
+            5,
+            0xffff_ffff_ffff_ffc5,
+            u64::MAX,
+            0x8000_0000_0000_0001,
+        ] {
+            check_modulus(&k, &BigUint::from(n), &mut rng, 4);
+        }
+    }
+}
+
+#[test]
+fn mulx_is_detected_when_the_cpu_has_it() {
+    if Backend::Mulx.is_available() {
+        assert_eq!(Backend::detect(), Backend::Mulx);
+        assert_eq!(Backend::Mulx.kernel().unwrap().name, "mulx");
+    } else {
+        eprintln!("mulx not available on this CPU: skipped");
+        assert!(Backend::Mulx.kernel().is_err());
+    }
+    assert_eq!(portable_kernel().name, "portable");
+}
+
+#[test]
+fn fixed_window_pow_matches_num_bigint() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for k in fast_kernels() {
+        for bits in [64u64, 200, 512, 1000, 1024, 1536, 2048, 3072, 4096] {
+            let n = random_modulus(&mut rng, bits);
+            let s = limbs_needed::<u64>(&n);
+            let m = Modulus::<u64>::new(&limbs::<u64>(&n, s)).unwrap();
+            // Exponents up to 512 bits keep the 4096-bit case quick.
+            let e: Vec<u8> = (0..(bits as usize / 8).min(64))
+                .map(|_| rng.gen())
+                .collect();
+            let ev = BigUint::from_bytes_be(&e);
+            for base in operands(&mut rng, &n, 1) {
+                let mut out = vec![0u64; s];
+                let w = fixed::window_for_bits(e.len() * 8);
+                fixed::pow(&mut out, &limbs(&base, s), &e, &m, &k, w);
+                assert_eq!(big(&out), base.modpow(&ev, &n), "{} pow {bits}", k.name);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn proptest_kernels_match_cios(seed: u64, s in prop_oneof![1usize..=70, Just(16), Just(32)]) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let bits = 64 * s as u64 - rng.gen_range(0..64);
+        let n = random_modulus(&mut rng, bits.max(2));
+        for k in fast_kernels() {
+            check_modulus(&k, &n, &mut rng, 2);
+        }
+    }
+}
