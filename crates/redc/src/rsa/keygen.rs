@@ -2,7 +2,7 @@
 //! multi-prime keys (RFC 8017 §3.2) with OpenSSL's prime-count limits.
 //!
 //! 1. Each prime `rᵢ` is a random probable prime of its share of the bits with the top two
-//!    bits set and `gcd(e, rᵢ − 1) = 1` ([`prime::random_prime`], steps 4.2–4.7 / 5.2–5.8).
+//!    bits set (three for more than two primes, so that `n` has the full size) and `gcd(e, rᵢ − 1) = 1` ([`prime::random_prime`], steps 4.2–4.7 / 5.2–5.8).
 //! 2. `|rᵢ − rⱼ| > 2^(b − 100)` for the smallest prime size `b` (step 5.4's distance check),
 //!    and `n = ∏ rᵢ` must have exactly the requested size; otherwise start again.
 //! 3. `d = e⁻¹ mod λ(n)` with `λ = lcm(rᵢ − 1)` (FIPS 186-5 §5.1 step 3 / A.1.1), and
@@ -102,7 +102,7 @@ fn try_generate<R: CryptoRngCore + ?Sized>(
     for i in 0..nprimes {
         let pb = todo / (nprimes - i);
         min_bits = min_bits.min(pb);
-        primes.push(prime::random_prime(rng, pb, e, small)?);
+        primes.push(prime::random_prime(rng, pb, e, nprimes > 2, small)?);
         todo -= pb;
     }
     // Step 2: |rᵢ − rⱼ| > 2^(b − 100), and n of exactly `bits` bits.

@@ -210,7 +210,11 @@ fn square_mod(m: &Modulus<u64>, z: &[u64], k: &Kernel<u64>) -> Vec<u64> {
 }
 
 /// A random prime of exactly `bits` bits (top two bits set, FIPS 186-5 A.1.3 steps 4.2–4.7 /
-/// 5.2–5.8), with `gcd(e, p − 1) = 1`.
+/// 5.2–5.8; top three with `top3`), with `gcd(e, p − 1) = 1`.
+///
+/// Two top bits make every prime `≥ 3/4 · 2^bits`, so a product of two always has the full
+/// size; for three to five primes `(3/4)^u < 1/2` could fall a bit short, and three top bits
+/// (`(7/8)^5 > 1/2`) rule that out at the cost of one bit of entropy per prime.
 ///
 /// Candidates are independent random odd numbers (step 4.2), filtered by trial division, then
 /// by the gcd condition (step 4.5), then [`mr_rounds`] Miller–Rabin rounds. Gives up with
@@ -219,6 +223,7 @@ pub(crate) fn random_prime(
     rng: &mut (impl CryptoRngCore + ?Sized),
     bits: usize,
     e: &[u64],
+    top3: bool,
     small: &SmallPrimes,
 ) -> Result<Zeroizing<Vec<u64>>> {
     debug_assert!(bits >= 128);
@@ -232,12 +237,10 @@ pub(crate) fn random_prime(
         bytes[0] &= 0xff >> excess;
         // Top two bits set: p ≥ 3/2 · 2^(bits−1) > √2 · 2^(bits−1) (step 4.4), and a product of
         // two such primes never falls one bit short.
-        if excess < 7 {
-            bytes[0] |= 0xc0 >> excess;
-        } else {
-            bytes[0] |= 1;
-            bytes[1] |= 0x80;
-        }
+        let top: u16 = if top3 { 0xe000 } else { 0xc000 };
+        let top = top >> excess;
+        bytes[0] |= (top >> 8) as u8;
+        bytes[1] |= top as u8;
         bytes[nbytes - 1] |= 1;
         let mut p = Zeroizing::new(vec![0u64; limbs]);
         let _ = nat::from_be_bytes(&mut p, &bytes);
@@ -315,7 +318,7 @@ mod tests {
             20,
             &mut rng
         ));
-        let p = random_prime(&mut rng, 200, &[65537], &primes).unwrap();
+        let p = random_prime(&mut rng, 200, &[65537], true, &primes).unwrap();
         assert_eq!(nat::bit_len_vartime(&p), 200);
     }
 }
