@@ -274,7 +274,15 @@ impl RsaPrivateKey {
         let nl = public.modulus.limbs();
         // d < n, read into n's limb count (its announced length is then public).
         let mut d_limbs = Zeroizing::new(vec![0u64; nl]);
-        if !nat::from_be_bytes(&mut d_limbs, &d.to_be_bytes())
+        let mut high = 0u64;
+        for (i, &l) in d.as_limbs().iter().enumerate() {
+            if i < nl {
+                d_limbs[i] = l;
+            } else {
+                high |= l;
+            }
+        }
+        if high != 0
             || !bool::from(nat::ct_lt(&d_limbs, public.modulus.n()))
             || bool::from(nat::ct_is_zero(&d_limbs))
         {

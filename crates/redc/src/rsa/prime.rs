@@ -98,7 +98,8 @@ pub fn mr_rounds(bits: usize) -> usize {
 /// bases from `rng` (FIPS 186-5 B.3.1). A composite passes with probability at most `4^−rounds`
 /// even when chosen adversarially.
 ///
-/// Variable time: use on public candidates (tests, vectors) or inside key generation.
+/// Returns false if `rng` fails. Variable time: use on public candidates (tests, vectors) or
+/// inside key generation.
 pub fn is_probable_prime_vartime(
     bytes: &[u8],
     rounds: usize,

@@ -52,7 +52,7 @@ pub(crate) struct PrimeCrt {
     prefix: Zeroizing<Vec<u64>>,
     has_coeff: bool,
     /// `K = W^(s−1)·R mod rᵢ`.
-    chunk_k: Vec<u64>,
+    chunk_k: Zeroizing<Vec<u64>>,
 }
 
 impl PrimeCrt {
@@ -83,7 +83,7 @@ impl PrimeCrt {
         // K = to_mont(W^(s−1)); W^(s−1) < r because r has s limbs, is odd and s ≥ 2.
         let mut w_pow = vec![0u64; s];
         w_pow[s - 1] = 1;
-        let mut chunk_k = vec![0u64; s];
+        let mut chunk_k = Zeroizing::new(vec![0u64; s]);
         modulus.to_mont(&mut chunk_k, &w_pow, kernel, &mut scratch);
 
         let mut coeff = Zeroizing::new(vec![0u64; s]);
