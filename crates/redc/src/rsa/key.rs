@@ -1,42 +1,417 @@
-//! RSA keys: PLACEHOLDER shell (the key layer is being written). The signatures here are the
-//! interface the padding layer builds on.
+//! RSA keys: the public key `(n, e)` and the private key with 2 to 5 primes (RFC 8017 §3).
+//!
+//! Keys are validated once, when they are built ([`RsaPublicKey::new`],
+//! [`RsaPrivateKey::from_components`], decoding, generation); every constant the private
+//! operation needs (a [`Modulus`] per prime and for `n`, the CRT exponents as fixed-length
+//! bytes, the Garner coefficients in Montgomery form) is computed then, never per operation.
 
+use alloc::vec;
 use alloc::vec::Vec;
+use core::fmt;
+
 use zeroize::Zeroizing;
 
+use super::arith;
+use super::private::PrimeCrt;
+use super::uint::BoxedUint;
 use super::{Error, Result};
+use crate::exp::{binary, sliding};
+use crate::mont::backend::{portable_kernel, Backend};
+use crate::mont::{Kernel, Modulus};
+use crate::nat;
 
-/// An RSA public key `(n, e)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RsaPublicKey {
-    n: Vec<u8>,
+/// Smallest modulus accepted on import, in bits.
+pub const MIN_IMPORT_BITS: usize = 512;
+/// Smallest modulus key generation produces, in bits.
+pub const MIN_GEN_BITS: usize = 1024;
+/// Largest modulus accepted anywhere, in bits.
+pub const MAX_BITS: usize = 16384;
+
+/// The most primes a key of `bits` bits may have (OpenSSL's limits): 2 below 1024 bits, 3
+/// from 1024, 4 from 4096, 5 from 8192.
+pub fn max_primes(bits: usize) -> usize {
+    match bits {
+        b if b >= 8192 => 5,
+        b if b >= 4096 => 4,
+        b if b >= 1024 => 3,
+        _ => 2,
+    }
 }
 
-/// An RSA private key with 2 to 5 primes.
+/// The kernel keys use unless told otherwise: the active backend's ([`Backend::active`],
+/// honouring `REDC_BACKEND`), falling back to the portable one.
+pub fn default_kernel() -> Kernel<u64> {
+    Backend::active()
+        .and_then(Backend::kernel)
+        .unwrap_or_else(|_| portable_kernel())
+}
+
+/// An RSA public key `(n, e)` (RFC 8017 §3.1).
+///
+/// Invariants (checked by [`RsaPublicKey::new`]): `n` odd of 512..=16384 bits, `e` odd with
+/// `1 < e < n`. Holds `n`'s [`Modulus`] so that [`RsaPublicKey::raw_public`] sets nothing up.
 #[derive(Clone)]
-pub struct RsaPrivateKey {
-    public: RsaPublicKey,
+pub struct RsaPublicKey {
+    n: BoxedUint,
+    e: BoxedUint,
+    e_bytes: Vec<u8>,
+    size: usize,
+    modulus: Modulus<u64>,
+    kernel: Kernel<u64>,
+}
+
+impl PartialEq for RsaPublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n && self.e == other.e
+    }
+}
+
+impl Eq for RsaPublicKey {}
+
+impl fmt::Debug for RsaPublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RsaPublicKey")
+            .field("bits", &self.modulus.bits())
+            .field("n", &Hex(&self.n.to_be_bytes()))
+            .field("e", &Hex(&self.e_bytes))
+            .finish()
+    }
+}
+
+struct Hex<'a>(&'a [u8]);
+
+impl fmt::Debug for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("0x")?;
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
 }
 
 impl RsaPublicKey {
+    /// The public key `(n, e)` after checking RFC 8017 §3.1: `n` odd of 512..=16384 bits
+    /// ([`Error::KeySize`] for the size, [`Error::InvalidKey`] for an even `n`) and `e` odd with
+    /// `1 < e < n` ([`Error::PublicExponent`]). Small exponents such as 3 are accepted.
+    pub fn new(n: BoxedUint, e: BoxedUint) -> Result<Self> {
+        let bits = n.bits();
+        if !(MIN_IMPORT_BITS..=MAX_BITS).contains(&bits) {
+            return Err(Error::KeySize);
+        }
+        if !n.is_odd() {
+            return Err(Error::InvalidKey);
+        }
+        let n = BoxedUint::from_limbs(&n.trimmed_limbs());
+        let e = BoxedUint::from_limbs(&e.trimmed_limbs());
+        if !e.is_odd()
+            || e.bits() < 2
+            || arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less
+        {
+            return Err(Error::PublicExponent);
+        }
+        let modulus = Modulus::new(n.as_limbs())?;
+        let e_bytes = e.to_be_bytes().to_vec();
+        Ok(RsaPublicKey {
+            size: bits.div_ceil(8),
+            n,
+            e,
+            e_bytes,
+            modulus,
+            kernel: default_kernel(),
+        })
+    }
+
+    /// The modulus `n`.
+    pub fn n(&self) -> &BoxedUint {
+        &self.n
+    }
+
+    /// The public exponent `e`.
+    pub fn e(&self) -> &BoxedUint {
+        &self.e
+    }
+
     /// The modulus length in bytes, `k` in RFC 8017.
     pub fn size(&self) -> usize {
-        self.n.len()
+        self.size
+    }
+
+    /// The modulus length in bits.
+    pub fn bits(&self) -> usize {
+        self.modulus.bits()
+    }
+
+    /// The Montgomery kernel this key's operations use.
+    pub fn kernel(&self) -> Kernel<u64> {
+        self.kernel
+    }
+
+    /// Uses `kernel` for this key's operations from now on (every kernel gives the same
+    /// results; this is for measuring them).
+    pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
+        self.kernel = kernel;
+    }
+
+    /// `n`'s Montgomery modulus.
+    pub(crate) fn modulus(&self) -> &Modulus<u64> {
+        &self.modulus
+    }
+
+    /// Reads `input` (big-endian, at most `size()` bytes) into `n`'s limb count, or
+    /// [`Error::InputOutOfRange`] if it is too long or not below `n`. Leaks only whether the
+    /// input was accepted.
+    pub(crate) fn read_input(&self, input: &[u8]) -> Result<Zeroizing<Vec<u64>>> {
+        if input.len() > self.size {
+            return Err(Error::InputOutOfRange);
+        }
+        let mut x = Zeroizing::new(vec![0u64; self.modulus.limbs()]);
+        if !nat::from_be_bytes(&mut x, input) || !bool::from(nat::ct_lt(&x, self.modulus.n())) {
+            return Err(Error::InputOutOfRange);
+        }
+        Ok(x)
+    }
+
+    /// `out = x^e mod n` for `x < n` (`n`'s limb count). Variable time in `e` only (public):
+    /// binary for exponents up to 64 bits, a 5-bit sliding window beyond. The kernels are
+    /// constant time, so `x` (which may be a secret result being fault-checked) does not leak.
+    pub(crate) fn pow_e(&self, out: &mut [u64], x: &[u64], kernel: &Kernel<u64>) {
+        if self.e.bits() <= 64 {
+            binary::pow_vartime(out, x, &self.e_bytes, &self.modulus, kernel);
+        } else {
+            sliding::pow_vartime(out, x, &self.e_bytes, &self.modulus, kernel, 5);
+        }
     }
 
     /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `input^e mod n`. `input` is big-endian of at
     /// most `size()` bytes and MUST be `< n` ([`Error::InputOutOfRange`] otherwise); the output
     /// has exactly `size()` bytes. Variable time: public data only.
     pub fn raw_public(&self, input: &[u8]) -> Result<Vec<u8>> {
-        let _ = input;
-        Err(Error::InvalidKey)
+        let x = self.read_input(input)?;
+        let mut y = vec![0u64; self.modulus.limbs()];
+        self.pow_e(&mut y, &x, &self.kernel);
+        let mut out = vec![0u8; self.size];
+        let _ = nat::to_be_bytes(&y, &mut out);
+        Ok(out)
     }
 }
 
+/// How [`RsaPrivateKey::raw_private_with`] computes `c^d mod n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PrivateMode {
+    /// One fixed-window exponentiation per prime, then Garner's recombination (RFC 8017
+    /// §5.1.2 step 2.b). The default.
+    #[default]
+    Crt,
+    /// `c^d mod n` with one fixed-window exponentiation modulo `n` (RFC 8017 §5.1.2 step 2.a):
+    /// for measuring what CRT saves.
+    NonCrt,
+}
+
+/// An RSA private key with 2 to 5 primes (RFC 8017 §3.2), shaped like RustCrypto's `rsa`
+/// crate.
+///
+/// Primes are kept in the order given (`p`, `q`, `r₃`, …). For each prime `rᵢ` it holds
+/// `dᵢ = d mod (rᵢ − 1)` and the Garner coefficient: `qInv = q⁻¹ mod p` for `p` and
+/// `tᵢ = (r₁·…·rᵢ₋₁)⁻¹ mod rᵢ` for `i ≥ 3`. All of it is validated at construction and
+/// zeroized on drop; `Debug` prints no secret.
+#[derive(Clone)]
+pub struct RsaPrivateKey {
+    public: RsaPublicKey,
+    d: BoxedUint,
+    d_bytes: Zeroizing<Vec<u8>>,
+    primes: Vec<BoxedUint>,
+    pub(crate) crt: Vec<PrimeCrt>,
+}
+
+impl fmt::Debug for RsaPrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RsaPrivateKey")
+            .field("public", &self.public)
+            .field("primes", &self.primes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// CRT values given alongside the components (from a PKCS#1 document), checked against the
+/// ones computed from `d` and the primes.
+pub(crate) struct GivenCrt {
+    /// `dᵢ` for every prime, in order.
+    pub(crate) exponents: Vec<BoxedUint>,
+    /// `qInv`, then `tᵢ` for primes 3.. (one fewer than the primes).
+    pub(crate) coefficients: Vec<BoxedUint>,
+}
+
 impl RsaPrivateKey {
+    /// Builds a key from `n`, `e`, `d` and the primes `[p, q, r₃, …]`, computing the CRT values
+    /// and validating everything (see [`RsaPrivateKey::validate`]): [`Error::KeySize`],
+    /// [`Error::PublicExponent`], [`Error::PrimeCount`] or [`Error::InvalidKey`] on failure.
+    ///
+    /// Costs about one private operation per prime (the coefficients are computed by Fermat
+    /// inversion in constant time) plus one private operation as a self-test.
+    pub fn from_components(
+        n: BoxedUint,
+        e: BoxedUint,
+        d: BoxedUint,
+        primes: Vec<BoxedUint>,
+    ) -> Result<Self> {
+        Self::build(n, e, d, primes, None)
+    }
+
+    pub(crate) fn build(
+        n: BoxedUint,
+        e: BoxedUint,
+        d: BoxedUint,
+        primes: Vec<BoxedUint>,
+        given: Option<GivenCrt>,
+    ) -> Result<Self> {
+        let public = RsaPublicKey::new(n, e)?;
+        let bits = public.bits();
+        if primes.len() < 2 || primes.len() > max_primes(bits) {
+            return Err(Error::PrimeCount);
+        }
+        let kernel = public.kernel;
+        let nl = public.modulus.limbs();
+        // d < n, read into n's limb count (its announced length is then public).
+        let mut d_limbs = Zeroizing::new(vec![0u64; nl]);
+        let mut high = 0u64;
+        for (i, &l) in d.as_limbs().iter().enumerate() {
+            if i < nl {
+                d_limbs[i] = l;
+            } else {
+                high |= l;
+            }
+        }
+        if high != 0
+            || !bool::from(nat::ct_lt(&d_limbs, public.modulus.n()))
+            || bool::from(nat::ct_is_zero(&d_limbs))
+        {
+            return Err(Error::InvalidKey);
+        }
+        let mut d_bytes = Zeroizing::new(vec![0u8; public.size]);
+        let _ = nat::to_be_bytes(&d_limbs, &mut d_bytes);
+
+        // Each prime: odd, > 64 bits (so the chunked reduction has whole limbs to work with),
+        // below n. Their product must be n (checked in `check`).
+        let mut prime_limbs: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(primes.len());
+        for p in &primes {
+            let l = Zeroizing::new(p.trimmed_limbs());
+            if l.len() < 2 || l[0] & 1 == 0 || l.len() > nl {
+                return Err(Error::InvalidKey);
+            }
+            prime_limbs.push(l);
+        }
+        let mut crt = Vec::with_capacity(primes.len());
+        // Garner order is q, p, r₃, …: the prefix product before p is q, before r₃ it is p·q.
+        let mut prefix: Zeroizing<Vec<u64>> = Zeroizing::new(vec![0u64; 1]);
+        for i in 0..primes.len() {
+            let before: Zeroizing<Vec<u64>> = match i {
+                0 => prime_limbs[1].clone(),
+                1 => Zeroizing::new(vec![1u64]),
+                2 => Zeroizing::new(arith::mul(&prime_limbs[0], &prime_limbs[1])),
+                _ => Zeroizing::new(arith::mul(&prefix, &prime_limbs[i - 1])),
+            };
+            if i >= 2 {
+                prefix = Zeroizing::new(nat::trim_vartime(&before).to_vec());
+            }
+            let pc = PrimeCrt::new(&prime_limbs[i], &d_limbs, &before, i != 1, &kernel)?;
+            crt.push(pc);
+        }
+        let key = RsaPrivateKey {
+            public,
+            d: BoxedUint::from_limbs(&d_limbs),
+            d_bytes,
+            primes: prime_limbs
+                .iter()
+                .map(|l| BoxedUint::from_limbs(l))
+                .collect(),
+            crt,
+        };
+        if let Some(given) = given {
+            key.check_given(&given)?;
+        }
+        key.check()?;
+        // Self-test: one private operation through the fault check (catches composite "primes"
+        // that slipped through the congruence checks).
+        let mut probe = vec![0u8; key.size()];
+        probe[key.size() - 1] = 2;
+        probe[0] = 0;
+        probe[1] = 0x5a;
+        key.raw_private(None, &probe)
+            .map_err(|_| Error::InvalidKey)?;
+        Ok(key)
+    }
+
+    fn check_given(&self, given: &GivenCrt) -> Result<()> {
+        if given.exponents.len() != self.crt.len() || given.coefficients.len() + 1 != self.crt.len()
+        {
+            return Err(Error::InvalidKey);
+        }
+        let mut ok = true;
+        for (pc, de) in self.crt.iter().zip(&given.exponents) {
+            ok &= pc.d_i == *de;
+        }
+        let coeffs = self.crt.iter().enumerate().filter(|(i, _)| *i != 1);
+        for ((_, pc), c) in coeffs.zip(&given.coefficients) {
+            ok &= pc.coeff == *c;
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidKey)
+        }
+    }
+
+    /// The consistency checks of RFC 8017 §3.2 (and Go's `checkPrivateKey`), in constant time
+    /// over the components; only the verdict is public.
+    fn check(&self) -> Result<()> {
+        let n = self.public.n.as_limbs();
+        let e = self.public.e.as_limbs();
+        // n = ∏ rᵢ.
+        let mut prod = self.primes[0].as_limbs().to_vec();
+        for p in &self.primes[1..] {
+            prod = arith::mul(&prod, p.as_limbs());
+        }
+        let mut ok = arith::eq(&prod, n);
+        // Distinct primes (with n = ∏ rᵢ and rᵢ > 1 this makes them pairwise different).
+        for i in 0..self.primes.len() {
+            for j in i + 1..self.primes.len() {
+                ok &= !arith::eq(self.primes[i].as_limbs(), self.primes[j].as_limbs());
+            }
+        }
+        for (i, pc) in self.crt.iter().enumerate() {
+            let r = self.primes[i].as_limbs();
+            let rm1 = Zeroizing::new(arith::sub_u64(r, 1));
+            // e·dᵢ ≡ 1 (mod rᵢ − 1), and dᵢ = d mod (rᵢ − 1).
+            let ed = Zeroizing::new(arith::mul(e, pc.d_i.as_limbs()));
+            ok &= arith::is_one(&arith::rem(&ed, &rm1));
+            let di = Zeroizing::new(arith::rem(self.d.as_limbs(), &rm1));
+            ok &= arith::eq(&di, pc.d_i.as_limbs());
+            ok &= pc.coefficient_ok(&self.public.kernel);
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidKey)
+        }
+    }
+
+    /// Re-runs the consistency checks done at construction: `n = ∏ rᵢ`, primes distinct,
+    /// `e·dᵢ ≡ 1 (mod rᵢ − 1)`, `dᵢ = d mod (rᵢ − 1)`, each Garner coefficient times its
+    /// prefix product `≡ 1 (mod rᵢ)`, plus the public key's checks. Keys cannot be built
+    /// without passing them, so this returns `Ok` for every key that exists.
+    pub fn validate(&self) -> Result<()> {
+        self.check()
+    }
+
     /// The public half.
     pub fn public_key(&self) -> &RsaPublicKey {
         &self.public
+    }
+
+    /// A copy of the public half.
+    pub fn to_public_key(&self) -> RsaPublicKey {
+        self.public.clone()
     }
 
     /// The modulus length in bytes.
@@ -44,16 +419,68 @@ impl RsaPrivateKey {
         self.public.size()
     }
 
-    /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `input^d mod n` by CRT, constant time, with
-    /// the fault check. `input` is big-endian of at most `size()` bytes and MUST be `< n`
-    /// ([`Error::InputOutOfRange`] otherwise); the output has exactly `size()` bytes.
-    /// `rng`, when given, is used for base blinding.
-    pub fn raw_private(
-        &self,
-        rng: Option<&mut dyn rand_core::CryptoRngCore>,
-        input: &[u8],
-    ) -> Result<Zeroizing<Vec<u8>>> {
-        let _ = (rng, input);
-        Err(Error::InvalidKey)
+    /// The modulus `n`.
+    pub fn n(&self) -> &BoxedUint {
+        self.public.n()
+    }
+
+    /// The public exponent `e`.
+    pub fn e(&self) -> &BoxedUint {
+        self.public.e()
+    }
+
+    /// The private exponent `d` (announced length: `n`'s limbs).
+    pub fn d(&self) -> &BoxedUint {
+        &self.d
+    }
+
+    /// The primes `[p, q, r₃, …]`.
+    pub fn primes(&self) -> &[BoxedUint] {
+        &self.primes
+    }
+
+    /// `dP = d mod (p − 1)`.
+    pub fn dp(&self) -> &BoxedUint {
+        &self.crt[0].d_i
+    }
+
+    /// `dQ = d mod (q − 1)`.
+    pub fn dq(&self) -> &BoxedUint {
+        &self.crt[1].d_i
+    }
+
+    /// `qInv = q⁻¹ mod p`.
+    pub fn qinv(&self) -> &BoxedUint {
+        &self.crt[0].coeff
+    }
+
+    /// `dᵢ = d mod (rᵢ − 1)` for prime `i` (0-based: 0 is `p`, 1 is `q`).
+    pub fn crt_exponent(&self, i: usize) -> Option<&BoxedUint> {
+        self.crt.get(i).map(|pc| &pc.d_i)
+    }
+
+    /// The RFC 8017 coefficient `tᵢ = (r₁·…·rᵢ₋₁)⁻¹ mod rᵢ` of prime `i` (0-based) for
+    /// `i ≥ 2`; `None` for `p` and `q` (their coefficient is [`RsaPrivateKey::qinv`]).
+    pub fn crt_coefficient(&self, i: usize) -> Option<&BoxedUint> {
+        if i >= 2 {
+            self.crt.get(i).map(|pc| &pc.coeff)
+        } else {
+            None
+        }
+    }
+
+    /// The Montgomery kernel this key's operations use.
+    pub fn kernel(&self) -> Kernel<u64> {
+        self.public.kernel
+    }
+
+    /// Uses `kernel` for this key's operations from now on (public and private).
+    pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
+        self.public.kernel = kernel;
+    }
+
+    /// `d` as big-endian bytes of the modulus length (for the non-CRT mode).
+    pub(crate) fn d_bytes(&self) -> &[u8] {
+        &self.d_bytes
     }
 }

@@ -1,10 +1,31 @@
 //! RSA on the workbench: keys with 2 to 5 primes, the constant-time CRT private operation with
 //! a fault check, key generation, PKCS#1 v1.5 / PSS / OAEP, and PKCS#1 / PKCS#8 / SPKI encodings.
 //!
-//! (Being written: see the module files.)
+//! - [`RsaPublicKey`] / [`RsaPrivateKey`] (`key`): construction with validation, accessors;
+//! - `private`: the CRT/Garner private operation and its fault check;
+//! - `keygen` and [`prime`]: FIPS 186-5 style key generation and Miller–Rabin;
+//! - `encoding`: PKCS#1 / PKCS#8 / SPKI through the RustCrypto crates (traits re-exported here);
+//! - [`BoxedUint`]: the integer type key components travel in.
 
+mod arith;
+mod encoding;
 mod error;
 mod key;
+mod keygen;
+pub mod prime;
+mod private;
+mod uint;
 
 pub use error::{Error, Result};
-pub use key::{RsaPrivateKey, RsaPublicKey};
+pub use key::{
+    default_kernel, max_primes, PrivateMode, RsaPrivateKey, RsaPublicKey, MAX_BITS, MIN_GEN_BITS,
+    MIN_IMPORT_BITS,
+};
+pub use keygen::{DEFAULT_EXPONENT, MAX_GEN_EXPONENT_BITS};
+pub use uint::BoxedUint;
+
+pub use pkcs1::{
+    self, DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey,
+};
+pub use pkcs8::{self, DecodePrivateKey, EncodePrivateKey};
+pub use spki::{self, DecodePublicKey, EncodePublicKey};

@@ -1,0 +1,215 @@
+//! Set-up arithmetic for keys: products, remainders, gcd, lcm and inverses over limb vectors.
+//!
+//! Nothing here runs per private operation. The functions without a suffix are constant time
+//! in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`]) and may see
+//! secrets; they leak only the announced lengths of their inputs (and, where they trim a
+//! divisor, its limb length, which for RSA primes is the public key size). The `_vartime`
+//! functions branch on values: they serve key generation (gcd/lcm of `rᵢ − 1`, the inverse
+//! of `λ mod e`), where FIPS 186-5 permits it and the candidates that leak are discarded or
+//! are functions of data an attacker never observes the timing of in isolation.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use crate::nat;
+
+/// `a·b` (`a.len() + b.len()` limbs). Constant time.
+pub(crate) fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; a.len() + b.len()];
+    nat::mul(&mut out, a, b);
+    out
+}
+
+/// `x − k` for a one-limb `k ≤ x` (same length as `x`). Constant time.
+pub(crate) fn sub_u64(x: &[u64], k: u64) -> Vec<u64> {
+    let mut out = x.to_vec();
+    nat::sub_assign(&mut out, &[k]);
+    out
+}
+
+/// `x mod m` with `m.len()`-after-trimming limbs. `m` MUST be non-zero. Constant time in the
+/// values (bitwise long division); leaks the limb length of `m`.
+pub(crate) fn rem(x: &[u64], m: &[u64]) -> Vec<u64> {
+    nat::rem(x, nat::trim_vartime(m))
+}
+
+/// `Choice`-free test of `x == 1` used on public outcomes of validation (the answer decides
+/// whether a key is rejected). Constant time over `x`'s length.
+pub(crate) fn is_one(x: &[u64]) -> bool {
+    let mut acc = x[0] ^ 1;
+    for &l in &x[1..] {
+        acc |= l;
+    }
+    acc == 0
+}
+
+/// `a == b` for possibly different lengths (zero-extended), constant time in the values.
+pub(crate) fn eq(a: &[u64], b: &[u64]) -> bool {
+    let len = a.len().max(b.len());
+    let mut acc = 0u64;
+    for i in 0..len {
+        acc |= a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0);
+    }
+    acc == 0
+}
+
+/// Compares two numbers of any lengths. Variable time.
+pub(crate) fn cmp_vartime(a: &[u64], b: &[u64]) -> Ordering {
+    nat::cmp_vartime(a, b)
+}
+
+fn is_zero_vartime(x: &[u64]) -> bool {
+    x.iter().all(|&l| l == 0)
+}
+
+fn trailing_zeros_vartime(x: &[u64]) -> usize {
+    let mut tz = 0;
+    for &l in x {
+        if l == 0 {
+            tz += 64;
+        } else {
+            return tz + l.trailing_zeros() as usize;
+        }
+    }
+    tz
+}
+
+/// `x >> k` in place. Variable time in `k`.
+pub(crate) fn shr_vartime(x: &mut [u64], k: usize) {
+    let (words, bits) = (k / 64, (k % 64) as u32);
+    let len = x.len();
+    for i in 0..len {
+        let lo = x.get(i + words).copied().unwrap_or(0);
+        let hi = x.get(i + words + 1).copied().unwrap_or(0);
+        x[i] = if bits == 0 {
+            lo
+        } else {
+            (lo >> bits) | (hi << (64 - bits))
+        };
+    }
+}
+
+/// `x << k` into a vector with room for the result. Variable time in `k`.
+fn shl_vartime(x: &[u64], k: usize) -> Vec<u64> {
+    let (words, bits) = (k / 64, (k % 64) as u32);
+    let mut out = vec![0u64; x.len() + words + 1];
+    for (i, &l) in x.iter().enumerate() {
+        out[i + words] |= l << bits;
+        if bits != 0 {
+            out[i + words + 1] |= l >> (64 - bits);
+        }
+    }
+    out
+}
+
+/// `gcd(a, b)` by the binary (Stein) algorithm. Variable time.
+pub(crate) fn gcd_vartime(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut a = nat::trim_vartime(a).to_vec();
+    let mut b = nat::trim_vartime(b).to_vec();
+    if is_zero_vartime(&a) {
+        return b;
+    }
+    if is_zero_vartime(&b) {
+        return a;
+    }
+    let len = a.len().max(b.len());
+    a.resize(len, 0);
+    b.resize(len, 0);
+    let za = trailing_zeros_vartime(&a);
+    let zb = trailing_zeros_vartime(&b);
+    let shift = za.min(zb);
+    shr_vartime(&mut a, za);
+    loop {
+        let zb = trailing_zeros_vartime(&b);
+        shr_vartime(&mut b, zb);
+        // Both odd now; subtract the smaller from the larger.
+        if cmp_vartime(&a, &b) == Ordering::Greater {
+            core::mem::swap(&mut a, &mut b);
+        }
+        nat::sub_assign(&mut b, &a);
+        if is_zero_vartime(&b) {
+            break;
+        }
+    }
+    let out = shl_vartime(&a, shift);
+    nat::trim_vartime(&out).to_vec()
+}
+
+/// `lcm(a, b) = a·b / gcd(a, b)`. `a, b > 0`. Variable time.
+pub(crate) fn lcm_vartime(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let g = gcd_vartime(a, b);
+    let (q, _) = nat::div_rem(&mul(nat::trim_vartime(a), nat::trim_vartime(b)), &g);
+    nat::trim_vartime(&q).to_vec()
+}
+
+/// `x / d` (quotient) for a non-zero `d`. Constant time in the values (bitwise division),
+/// leaks `d`'s limb length.
+pub(crate) fn div(x: &[u64], d: &[u64]) -> Vec<u64> {
+    nat::div_rem(x, nat::trim_vartime(d)).0
+}
+
+/// `(a − b) mod m` for `a, b < m` (all `m.len()` limbs).
+fn sub_mod(a: &[u64], b: &[u64], m: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; m.len()];
+    let borrow = nat::sub(&mut out, a, b);
+    if borrow != 0 {
+        nat::add_assign(&mut out, m);
+    }
+    out
+}
+
+/// `a⁻¹ mod m` by the extended Euclidean algorithm, or `None` if `gcd(a, m) ≠ 1`. `m > 1`.
+///
+/// Variable time (quotient sizes and the number of steps depend on the values): keygen only,
+/// on numbers the size of the public exponent.
+pub(crate) fn inv_mod_vartime(a: &[u64], m: &[u64]) -> Option<Vec<u64>> {
+    let m = nat::trim_vartime(m).to_vec();
+    let s = m.len();
+    // Invariant: rᵢ ≡ sᵢ·a (mod m), with (r₀, r₁) = (m, a mod m) and (s₀, s₁) = (0, 1).
+    let mut r0 = m.clone();
+    let mut r1 = rem(a, &m);
+    let mut s0 = vec![0u64; s];
+    let mut s1 = vec![0u64; s];
+    s1[0] = 1;
+    while !is_zero_vartime(&r1) {
+        let (q, r2) = nat::div_rem(&r0, nat::trim_vartime(&r1));
+        let qs = rem(&mul(nat::trim_vartime(&q), &s1), &m);
+        let s2 = sub_mod(&s0, &qs, &m);
+        r0 = r1;
+        r1 = r2;
+        s0 = s1;
+        s1 = s2;
+    }
+    if is_one(nat::trim_vartime(&r0)) {
+        Some(s0)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gcd_lcm_inverse() {
+        assert_eq!(gcd_vartime(&[12], &[18]), vec![6]);
+        assert_eq!(gcd_vartime(&[0, 1], &[6]), vec![2]);
+        assert_eq!(gcd_vartime(&[17], &[0]), vec![17]);
+        assert_eq!(lcm_vartime(&[4], &[6]), vec![12]);
+        assert_eq!(lcm_vartime(&[1 << 63], &[6]), vec![1 << 63, 1]);
+        assert_eq!(inv_mod_vartime(&[3], &[7]), Some(vec![5]));
+        assert_eq!(inv_mod_vartime(&[4], &[8]), None);
+        assert_eq!(
+            inv_mod_vartime(&[10, 5], &[65537]).map(|v| v.len()),
+            Some(1)
+        );
+        let inv = inv_mod_vartime(&[123456789], &[1_000_000_007]).unwrap()[0] as u128;
+        assert_eq!(inv * 123456789 % 1_000_000_007, 1);
+        assert_eq!(div(&[0, 1], &[2]), vec![1 << 63, 0]);
+        let mut x = vec![0u64, 1];
+        shr_vartime(&mut x, 1);
+        assert_eq!(x, vec![1 << 63, 0]);
+    }
+}

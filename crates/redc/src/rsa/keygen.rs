@@ -1,0 +1,174 @@
+//! Key generation after FIPS 186-5 Appendix A.1.3 (random probable primes), extended to
+//! multi-prime keys (RFC 8017 §3.2) with OpenSSL's prime-count limits.
+//!
+//! 1. Each prime `rᵢ` is a random probable prime of its share of the bits with the top two
+//!    bits set (three for more than two primes, so that `n` has the full size) and `gcd(e, rᵢ − 1) = 1` ([`prime::random_prime`], steps 4.2–4.7 / 5.2–5.8).
+//! 2. `|rᵢ − rⱼ| > 2^(b − 100)` for the smallest prime size `b` (step 5.4's distance check),
+//!    and `n = ∏ rᵢ` must have exactly the requested size; otherwise start again.
+//! 3. `d = e⁻¹ mod λ(n)` with `λ = lcm(rᵢ − 1)` (FIPS 186-5 §5.1 step 3 / A.1.1), and
+//!    `d > 2^(nlen/2)`.
+//! 4. The key goes through full validation ([`RsaPrivateKey::from_components`]), then a
+//!    pairwise consistency test encrypts and decrypts a random value (FIPS 140-3 / SP 800-56B).
+//!
+//! The helpers for gcd, lcm and the inverse are variable time (`_vartime`); see
+//! [`super::arith`] for what that exposes.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use rand_core::CryptoRngCore;
+use zeroize::Zeroizing;
+
+use super::arith;
+use super::key::{max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
+use super::prime::{self, SmallPrimes};
+use super::uint::BoxedUint;
+use super::{Error, Result};
+use crate::nat;
+
+/// The default public exponent, `2^16 + 1`.
+pub const DEFAULT_EXPONENT: u64 = 65537;
+
+/// Largest public exponent key generation accepts, in bits (FIPS 186-5 §5.1: `e < 2^256`).
+pub const MAX_GEN_EXPONENT_BITS: usize = 256;
+
+impl RsaPrivateKey {
+    /// A new 2-prime key of exactly `bits` bits (1024..=16384) with `e = 65537`.
+    pub fn new<R: CryptoRngCore + ?Sized>(rng: &mut R, bits: usize) -> Result<Self> {
+        Self::new_multi_prime_with_exp(rng, bits, 2, &BoxedUint::from_u64(DEFAULT_EXPONENT))
+    }
+
+    /// A new 2-prime key with public exponent `exp` (odd, `3 ≤ e < 2^256`).
+    pub fn new_with_exp<R: CryptoRngCore + ?Sized>(
+        rng: &mut R,
+        bits: usize,
+        exp: &BoxedUint,
+    ) -> Result<Self> {
+        Self::new_multi_prime_with_exp(rng, bits, 2, exp)
+    }
+
+    /// A new key with `nprimes` primes (2..=5 within [`max_primes`]) and `e = 65537`.
+    pub fn new_multi_prime<R: CryptoRngCore + ?Sized>(
+        rng: &mut R,
+        bits: usize,
+        nprimes: usize,
+    ) -> Result<Self> {
+        Self::new_multi_prime_with_exp(rng, bits, nprimes, &BoxedUint::from_u64(DEFAULT_EXPONENT))
+    }
+
+    /// A new key of exactly `bits` bits (1024..=16384, else [`Error::KeySize`]) with `nprimes`
+    /// primes (else [`Error::PrimeCount`]) and public exponent `exp` (odd, `3 ≤ e < 2^256`,
+    /// else [`Error::PublicExponent`]). See the module doc for the steps.
+    pub fn new_multi_prime_with_exp<R: CryptoRngCore + ?Sized>(
+        rng: &mut R,
+        bits: usize,
+        nprimes: usize,
+        exp: &BoxedUint,
+    ) -> Result<Self> {
+        if !(MIN_GEN_BITS..=MAX_BITS).contains(&bits) {
+            return Err(Error::KeySize);
+        }
+        if nprimes < 2 || nprimes > max_primes(bits) {
+            return Err(Error::PrimeCount);
+        }
+        if !exp.is_odd() || exp.bits() < 2 || exp.bits() > MAX_GEN_EXPONENT_BITS {
+            return Err(Error::PublicExponent);
+        }
+        let e = exp.trimmed_limbs();
+        let small = SmallPrimes::new();
+        for _ in 0..64 {
+            let Some(key) = try_generate(rng, bits, nprimes, &e, &small)? else {
+                continue;
+            };
+            pairwise_consistency(&key, rng)?;
+            return Ok(key);
+        }
+        Err(Error::KeyGeneration)
+    }
+}
+
+/// One attempt; `Ok(None)` means "start again" (size or distance condition not met).
+fn try_generate<R: CryptoRngCore + ?Sized>(
+    rng: &mut R,
+    bits: usize,
+    nprimes: usize,
+    e: &[u64],
+    small: &SmallPrimes,
+) -> Result<Option<RsaPrivateKey>> {
+    // Step 1: the primes, each taking its share of the bits still to cover.
+    let mut primes: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(nprimes);
+    let mut todo = bits;
+    let mut min_bits = bits;
+    for i in 0..nprimes {
+        let pb = todo / (nprimes - i);
+        min_bits = min_bits.min(pb);
+        primes.push(prime::random_prime(rng, pb, e, nprimes > 2, small)?);
+        todo -= pb;
+    }
+    // Step 2: |rᵢ − rⱼ| > 2^(b − 100), and n of exactly `bits` bits.
+    for i in 0..nprimes {
+        for j in i + 1..nprimes {
+            let (hi, lo) = match arith::cmp_vartime(&primes[i], &primes[j]) {
+                core::cmp::Ordering::Less => (&primes[j], &primes[i]),
+                _ => (&primes[i], &primes[j]),
+            };
+            let mut diff = Zeroizing::new(vec![0u64; hi.len().max(lo.len())]);
+            diff[..hi.len()].copy_from_slice(hi);
+            nat::sub_assign(&mut diff, lo);
+            if nat::bit_len_vartime(&diff) <= min_bits - 100 {
+                return Ok(None);
+            }
+        }
+    }
+    let mut n = Zeroizing::new(primes[0].to_vec());
+    for p in &primes[1..] {
+        n = Zeroizing::new(arith::mul(&n, p));
+    }
+    if nat::bit_len_vartime(&n) != bits {
+        return Ok(None);
+    }
+    // Step 3: d = e⁻¹ mod λ, λ = lcm(rᵢ − 1). With k = −λ⁻¹ mod e, 1 + k·λ ≡ 0 (mod e) and
+    // d = (1 + k·λ)/e < λ is the inverse; this needs only an inverse modulo the small e.
+    let mut lambda = Zeroizing::new(arith::sub_u64(&primes[0], 1));
+    for p in &primes[1..] {
+        let pm1 = Zeroizing::new(arith::sub_u64(p, 1));
+        lambda = Zeroizing::new(arith::lcm_vartime(&lambda, &pm1));
+    }
+    let lambda_mod_e = Zeroizing::new(arith::rem(&lambda, e));
+    let Some(inv) = arith::inv_mod_vartime(&lambda_mod_e, e) else {
+        return Ok(None);
+    };
+    let inv = Zeroizing::new(inv);
+    let mut k = Zeroizing::new(nat::trim_vartime(e).to_vec());
+    nat::sub_assign(&mut k, &inv);
+    let mut t = Zeroizing::new(vec![0u64; lambda.len() + k.len() + 1]);
+    nat::mul(&mut t[..lambda.len() + k.len()], &lambda, &k);
+    nat::add_assign(&mut t, &[1]);
+    let d = Zeroizing::new(arith::div(&t, e));
+    // FIPS 186-5 A.1.1: d > 2^(nlen/2).
+    if nat::bit_len_vartime(&d) <= bits / 2 {
+        return Ok(None);
+    }
+    let to_uint = |x: &[u64]| BoxedUint::from_limbs(nat::trim_vartime(x));
+    let key = RsaPrivateKey::from_components(
+        to_uint(&n),
+        to_uint(e),
+        to_uint(&d),
+        primes.iter().map(|p| to_uint(p)).collect(),
+    )?;
+    Ok(Some(key))
+}
+
+/// Pairwise consistency test: a random `x < n` must survive `raw_private(raw_public(x))`.
+fn pairwise_consistency<R: CryptoRngCore + ?Sized>(key: &RsaPrivateKey, rng: &mut R) -> Result<()> {
+    let mut x = Zeroizing::new(vec![0u8; key.size()]);
+    rng.try_fill_bytes(&mut x[1..]).map_err(|_| Error::Rng)?;
+    // The top byte is zero, so x < 2^(8(k−1)) ≤ n.
+    let c = key.public_key().raw_public(&x)?;
+    let back = key.raw_private(None, &c)?;
+    if back[..] == x[..] {
+        Ok(())
+    } else {
+        Err(Error::KeyGeneration)
+    }
+}

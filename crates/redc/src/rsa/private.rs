@@ -1,0 +1,275 @@
+//! The private operation RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): multi-prime CRT with
+//! Garner's recombination, in constant time, followed by the fault check.
+//!
+//! Per prime `rᵢ` (`s` limbs), everything is precomputed at key construction ([`PrimeCrt`]):
+//! its [`Modulus`], `dᵢ` as big-endian bytes of `rᵢ`'s byte length, the window, the Garner
+//! coefficient in Montgomery form, and `K = W^(s−1)·R mod rᵢ` for the reduction below.
+//!
+//! Per operation (`c < n`):
+//! 1. `cᵢ = c mod rᵢ` without division: `c` is read in chunks of `s − 1` limbs from the top
+//!    (each chunk is `< W^(s−1) ≤ rᵢ`, a valid operand) and `x ← REDC(x, K) + chunk`, one
+//!    masked subtraction, folds it in, since `REDC(x, K) = x·W^(s−1) mod rᵢ`.
+//! 2. `mᵢ = cᵢ^dᵢ mod rᵢ` by the constant-time fixed window ([`fixed::pow`]).
+//! 3. Garner, in the order `q, p, r₃, …` (RFC 8017 §5.1.2 step 2.b: `h = (m₁ − m₂)·qInv mod p`,
+//!    `m = m₂ + q·h`, then `h = (mᵢ − m)·tᵢ mod rᵢ`, `m = m + R·h`): `m mod rᵢ` by step 1, a
+//!    modular subtraction with a masked add-back, one REDC against `tᵢ·R` (which gives the
+//!    plain product), and `m += R·h` by schoolbook multiplication and addition.
+//! 4. The fault check: `m^e mod n` must equal `c` (constant-time compare), else
+//!    [`Error::FaultDetected`] and nothing is released.
+//!
+//! Every loop bound and address depends only on the limb counts (public); secret temporaries
+//! are zeroized. No base blinding is applied: the computation is constant time without it, and
+//! the `rng` argument is accepted for API compatibility with blinding implementations.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use rand_core::CryptoRngCore;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::arith;
+use super::key::{PrivateMode, RsaPrivateKey};
+use super::uint::BoxedUint;
+use super::{Error, Result};
+use crate::ct;
+use crate::exp::fixed;
+use crate::mont::{Kernel, Modulus};
+use crate::nat;
+
+/// One prime's precomputed CRT data.
+#[derive(Clone)]
+pub(crate) struct PrimeCrt {
+    pub(crate) modulus: Modulus<u64>,
+    /// `dᵢ` big-endian, padded to `rᵢ`'s byte length.
+    exp: Zeroizing<Vec<u8>>,
+    window: u32,
+    pub(crate) d_i: BoxedUint,
+    /// The Garner coefficient (`qInv` for `p`, `tᵢ` for `i ≥ 3`; zero for `q`).
+    pub(crate) coeff: BoxedUint,
+    coeff_mont: Zeroizing<Vec<u64>>,
+    /// The product of the primes before this one in Garner order (`q` for `p`, `p·q` for
+    /// `r₃`, …; `1` for `q`), trimmed.
+    prefix: Zeroizing<Vec<u64>>,
+    has_coeff: bool,
+    /// `K = W^(s−1)·R mod rᵢ`.
+    chunk_k: Zeroizing<Vec<u64>>,
+}
+
+impl PrimeCrt {
+    /// Precomputes prime `r`'s data from `d` and its Garner prefix product `before`
+    /// (`has_coeff` false for `q`, the first prime of the recombination).
+    ///
+    /// Constant time in the values: `dᵢ` by the bitwise [`nat::rem`], the coefficient
+    /// `before⁻¹ mod r` by Fermat's little theorem (`before^(r−2)`, fixed window); a composite
+    /// `r` gives a wrong coefficient, which [`PrimeCrt::coefficient_ok`] then rejects.
+    pub(crate) fn new(
+        r: &[u64],
+        d: &[u64],
+        before: &[u64],
+        has_coeff: bool,
+        kernel: &Kernel<u64>,
+    ) -> Result<Self> {
+        let modulus = Modulus::new(r)?;
+        let s = modulus.limbs();
+        let nbytes = modulus.bits().div_ceil(8);
+        let window = fixed::window_for_bits(nbytes * 8);
+        let mut scratch = Zeroizing::new(modulus.scratch());
+
+        let rm1 = Zeroizing::new(arith::sub_u64(modulus.n(), 1));
+        let d_i = Zeroizing::new(arith::rem(d, &rm1));
+        let mut exp = Zeroizing::new(vec![0u8; nbytes]);
+        let _ = nat::to_be_bytes(&d_i, &mut exp);
+
+        // K = to_mont(W^(s−1)); W^(s−1) < r because r has s limbs, is odd and s ≥ 2.
+        let mut w_pow = vec![0u64; s];
+        w_pow[s - 1] = 1;
+        let mut chunk_k = Zeroizing::new(vec![0u64; s]);
+        modulus.to_mont(&mut chunk_k, &w_pow, kernel, &mut scratch);
+
+        let mut coeff = Zeroizing::new(vec![0u64; s]);
+        let mut coeff_mont = Zeroizing::new(vec![0u64; s]);
+        if has_coeff {
+            let b = Zeroizing::new(arith::rem(before, modulus.n()));
+            let rm2 = Zeroizing::new(arith::sub_u64(modulus.n(), 2));
+            let mut rm2_bytes = Zeroizing::new(vec![0u8; nbytes]);
+            let _ = nat::to_be_bytes(&rm2, &mut rm2_bytes);
+            fixed::pow(&mut coeff, &b, &rm2_bytes, &modulus, kernel, window);
+            modulus.to_mont(&mut coeff_mont, &coeff, kernel, &mut scratch);
+        }
+        Ok(PrimeCrt {
+            exp,
+            window,
+            d_i: BoxedUint::from_limbs(&d_i),
+            coeff: BoxedUint::from_limbs(&coeff),
+            coeff_mont,
+            prefix: Zeroizing::new(nat::trim_vartime(before).to_vec()),
+            has_coeff,
+            chunk_k,
+            modulus,
+        })
+    }
+
+    /// Whether `coeff · prefix ≡ 1 (mod rᵢ)` (true for `q`, which has no coefficient).
+    pub(crate) fn coefficient_ok(&self, kernel: &Kernel<u64>) -> bool {
+        if !self.has_coeff {
+            return true;
+        }
+        let b = Zeroizing::new(arith::rem(&self.prefix, self.modulus.n()));
+        let prod = Zeroizing::new(self.modulus.mul_mod(self.coeff.as_limbs(), &b, kernel));
+        arith::is_one(&prod)
+    }
+
+    /// `out = x mod rᵢ` (`out`: `s` limbs; `x`: any length) by the chunked REDC reduction of
+    /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉` REDCs and masked subtractions.
+    fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, scratch: &mut [u64]) {
+        let s = self.modulus.limbs();
+        let n = self.modulus.n();
+        let chunk = s - 1;
+        let mut tmp = Zeroizing::new(vec![0u64; s]);
+        out.fill(0);
+        for j in (0..x.len().div_ceil(chunk)).rev() {
+            let lo = j * chunk;
+            let hi = (lo + chunk).min(x.len());
+            // out·W^(s−1) mod r, then add the chunk (< W^(s−1) ≤ r): the sum is < 2r.
+            (k.mul)(&mut tmp, out, &self.chunk_k, n, self.modulus.n0(), scratch);
+            out.copy_from_slice(&tmp);
+            let carry = nat::add_assign(out, &x[lo..hi]);
+            nat::reduce_once(out, carry, n, &mut tmp);
+        }
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `input^d mod n` by CRT, constant time, with
+    /// the fault check. `input` is big-endian of at most `size()` bytes and MUST be `< n`
+    /// ([`Error::InputOutOfRange`] otherwise); the output has exactly `size()` bytes.
+    ///
+    /// `rng` is accepted for API compatibility with blinding implementations and is currently
+    /// unused: the operation is constant time without blinding (see the module doc).
+    /// [`Error::FaultDetected`] if the result fails the `m^e = c` check.
+    pub fn raw_private(
+        &self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        input: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        self.raw_private_with(rng, input, PrivateMode::Crt)
+    }
+
+    /// [`RsaPrivateKey::raw_private`] with the computation chosen by `mode`: CRT (the default)
+    /// or one exponentiation modulo `n` (for measurement). Both are constant time and both are
+    /// fault-checked.
+    pub fn raw_private_with(
+        &self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        input: &[u8],
+        mode: PrivateMode,
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        let _ = rng;
+        let c = self.public_key().read_input(input)?;
+        let m = match mode {
+            PrivateMode::Crt => self.crt_op(&c, false),
+            PrivateMode::NonCrt => self.non_crt_op(&c),
+        };
+        self.checked_output(&c, m)
+    }
+
+    /// Test hook: the CRT operation with one bit of the first prime's partial result flipped,
+    /// as a fault would; it MUST return [`Error::FaultDetected`].
+    #[doc(hidden)]
+    pub fn raw_private_faulty_for_tests(&self, input: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+        let c = self.public_key().read_input(input)?;
+        let m = self.crt_op(&c, true);
+        self.checked_output(&c, m)
+    }
+
+    /// Step 4: releases `m` as `size()` bytes only if `m^e mod n == c` (constant-time compare).
+    fn checked_output(&self, c: &[u64], m: Zeroizing<Vec<u64>>) -> Result<Zeroizing<Vec<u8>>> {
+        let public = self.public_key();
+        let kernel = public.kernel();
+        let mut check = Zeroizing::new(vec![0u64; c.len()]);
+        public.pow_e(&mut check, &m, &kernel);
+        if !bool::from(nat::ct_eq(&check, c)) {
+            return Err(Error::FaultDetected);
+        }
+        let mut out = Zeroizing::new(vec![0u8; public.size()]);
+        let _ = nat::to_be_bytes(&m, &mut out);
+        Ok(out)
+    }
+
+    /// `c^d mod n` with one fixed-window exponentiation over `d` padded to `n`'s length.
+    fn non_crt_op(&self, c: &[u64]) -> Zeroizing<Vec<u64>> {
+        let public = self.public_key();
+        let modulus = public.modulus();
+        let mut m = Zeroizing::new(vec![0u64; modulus.limbs()]);
+        let window = fixed::window_for_bits(self.d_bytes().len() * 8);
+        fixed::pow(&mut m, c, self.d_bytes(), modulus, &public.kernel(), window);
+        m
+    }
+
+    /// Steps 1–3 of the module doc; returns `m` in `n`'s limb count. `fault` flips a bit of
+    /// the first prime's partial result (test hook only).
+    fn crt_op(&self, c: &[u64], fault: bool) -> Zeroizing<Vec<u64>> {
+        let kernel = self.kernel();
+        let nl = c.len();
+        let total: usize = self
+            .crt
+            .iter()
+            .map(|pc| pc.modulus.limbs())
+            .sum::<usize>()
+            .max(nl);
+
+        // Steps 1–2: mᵢ = (c mod rᵢ)^dᵢ mod rᵢ.
+        let mut parts: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(self.crt.len());
+        for pc in &self.crt {
+            let s = pc.modulus.limbs();
+            let mut scratch = Zeroizing::new(pc.modulus.scratch());
+            let mut ci = Zeroizing::new(vec![0u64; s]);
+            pc.reduce(&mut ci, c, &kernel, &mut scratch);
+            let mut mi = Zeroizing::new(vec![0u64; s]);
+            fixed::pow(&mut mi, &ci, &pc.exp, &pc.modulus, &kernel, pc.window);
+            parts.push(mi);
+        }
+        if fault {
+            parts[0][0] ^= 1;
+        }
+
+        // Step 3: Garner in the order q, p, r₃, …
+        let mut acc = Zeroizing::new(vec![0u64; total]);
+        acc[..parts[1].len()].copy_from_slice(&parts[1]);
+        let order = core::iter::once(0).chain(2..self.crt.len());
+        for i in order {
+            let pc = &self.crt[i];
+            let s = pc.modulus.limbs();
+            let n = pc.modulus.n();
+            let mut scratch = Zeroizing::new(pc.modulus.scratch());
+            let mut x = Zeroizing::new(vec![0u64; s]);
+            let mut diff = Zeroizing::new(vec![0u64; s]);
+            let mut tmp = Zeroizing::new(vec![0u64; s]);
+            // x = m mod rᵢ; diff = (mᵢ − x) mod rᵢ with a masked add-back.
+            pc.reduce(&mut x, &acc, &kernel, &mut scratch);
+            let borrow = nat::sub(&mut diff, &parts[i], &x);
+            tmp.copy_from_slice(&diff);
+            nat::add_assign(&mut tmp, n);
+            ct::assign_masked(ct::mask_from_bit(borrow), &mut diff, &tmp);
+            // h = REDC(diff, coeff·R) = diff·coeff mod rᵢ.
+            (kernel.mul)(
+                &mut x,
+                &diff,
+                &pc.coeff_mont,
+                n,
+                pc.modulus.n0(),
+                &mut scratch,
+            );
+            // m += prefix·h (the sum stays below prefix·rᵢ ≤ n).
+            let mut prod = Zeroizing::new(vec![0u64; pc.prefix.len() + s]);
+            nat::mul(&mut prod, &pc.prefix, &x);
+            nat::add_assign(&mut acc, &prod);
+        }
+        for p in parts.iter_mut() {
+            p.zeroize();
+        }
+        let mut m = Zeroizing::new(vec![0u64; nl]);
+        m.copy_from_slice(&acc[..nl]);
+        m
+    }
+}
