@@ -57,3 +57,34 @@ impl RsaPrivateKey {
         Err(Error::InvalidKey)
     }
 }
+
+// Added by the padding branch (rsapad) so that it compiles against the shell: PSS needs
+// `modBits` (RFC 8017 §8.1: emBits = modBits − 1), and the end-to-end tests need key
+// generation. The real key layer provides these; drop this block when merging.
+impl RsaPublicKey {
+    /// The modulus length in bits, `modBits` in RFC 8017. Public.
+    pub fn bits(&self) -> usize {
+        match self.n.iter().position(|&b| b != 0) {
+            Some(i) => (self.n.len() - i) * 8 - self.n[i].leading_zeros() as usize,
+            None => 0,
+        }
+    }
+}
+
+impl RsaPrivateKey {
+    /// Generates a two-prime key of `bits` bits (shell: not implemented on this branch).
+    pub fn new<R: rand_core::CryptoRngCore + ?Sized>(rng: &mut R, bits: usize) -> Result<Self> {
+        let _ = (rng, bits);
+        Err(Error::KeyGeneration)
+    }
+
+    /// Generates a key of `bits` bits with `primes` primes (shell: not implemented here).
+    pub fn new_multi_prime<R: rand_core::CryptoRngCore + ?Sized>(
+        rng: &mut R,
+        bits: usize,
+        primes: usize,
+    ) -> Result<Self> {
+        let _ = (rng, bits, primes);
+        Err(Error::KeyGeneration)
+    }
+}

@@ -6,5 +6,20 @@
 mod error;
 mod key;
 
+mod ctbytes;
+pub mod hash;
+pub mod mgf;
+pub mod oaep;
+pub mod pkcs1v15;
+pub mod pss;
+mod sigbytes;
+pub mod traits;
+
 pub use error::{Error, Result};
 pub use key::{RsaPrivateKey, RsaPublicKey};
+
+pub use hash::HashAlg;
+pub use oaep::Oaep;
+pub use pkcs1v15::{Pkcs1v15Encrypt, Pkcs1v15Sign};
+pub use pss::Pss;
+pub use traits::{PaddingScheme, SignatureScheme};
