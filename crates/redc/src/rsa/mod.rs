@@ -23,3 +23,7 @@ pub use oaep::Oaep;
 pub use pkcs1v15::{Pkcs1v15Encrypt, Pkcs1v15Sign};
 pub use pss::Pss;
 pub use traits::{PaddingScheme, SignatureScheme};
+
+/// The `signature` crate (2.2), whose traits the typed keys in [`pkcs1v15`] and [`pss`]
+/// implement, re-exported as RustCrypto's `rsa` does.
+pub use ::signature;
