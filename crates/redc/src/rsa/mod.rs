@@ -16,6 +16,15 @@ pub mod prime;
 mod private;
 mod uint;
 
+mod ctbytes;
+pub mod hash;
+pub mod mgf;
+pub mod oaep;
+pub mod pkcs1v15;
+pub mod pss;
+mod sigbytes;
+pub mod traits;
+
 pub use error::{Error, Result};
 pub use key::{
     default_kernel, max_primes, PrivateMode, RsaPrivateKey, RsaPublicKey, MAX_BITS, MIN_GEN_BITS,
@@ -29,3 +38,13 @@ pub use pkcs1::{
 };
 pub use pkcs8::{self, DecodePrivateKey, EncodePrivateKey};
 pub use spki::{self, DecodePublicKey, EncodePublicKey};
+
+pub use hash::HashAlg;
+pub use oaep::Oaep;
+pub use pkcs1v15::{Pkcs1v15Encrypt, Pkcs1v15Sign};
+pub use pss::Pss;
+pub use traits::{PaddingScheme, SignatureScheme};
+
+/// The `signature` crate (2.2), whose traits the typed keys in [`pkcs1v15`] and [`pss`]
+/// implement, re-exported as RustCrypto's `rsa` does.
+pub use ::signature;

@@ -1,0 +1,105 @@
+//! The signature value type shared in shape by [`super::pkcs1v15::Signature`] and
+//! [`super::pss::Signature`] (two distinct types, so a PSS signature cannot be handed to a
+//! PKCS#1 v1.5 verifier by mistake), and the conversion of RSA errors into
+//! [`signature::Error`].
+
+/// Wraps an RSA error for the `signature` traits, keeping it as the source when `std` is on.
+pub(crate) fn sig_error(e: super::Error) -> signature::Error {
+    #[cfg(feature = "std")]
+    {
+        signature::Error::from_source(e)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        let _ = e;
+        signature::Error::new()
+    }
+}
+
+/// Defines `Signature`: an RSA signature as its `k`-byte big-endian octet string (RFC 8017
+/// §8.1.1 / §8.2.1 output `S`).
+macro_rules! define_signature {
+    ($scheme:literal) => {
+        #[doc = concat!("An RSA ", $scheme, " signature: the octet string `S` of RFC 8017, as")]
+        /// many bytes as the modulus (`k`). Any byte string converts into it; its length and
+        /// value are checked when it is verified.
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        pub struct Signature {
+            bytes: alloc::boxed::Box<[u8]>,
+        }
+
+        impl Signature {
+            /// The signature bytes.
+            pub fn as_bytes(&self) -> &[u8] {
+                &self.bytes
+            }
+        }
+
+        impl signature::SignatureEncoding for Signature {
+            type Repr = alloc::boxed::Box<[u8]>;
+        }
+
+        impl TryFrom<&[u8]> for Signature {
+            type Error = signature::Error;
+
+            fn try_from(bytes: &[u8]) -> core::result::Result<Self, signature::Error> {
+                Ok(Signature {
+                    bytes: bytes.into(),
+                })
+            }
+        }
+
+        impl From<alloc::vec::Vec<u8>> for Signature {
+            fn from(bytes: alloc::vec::Vec<u8>) -> Self {
+                Signature {
+                    bytes: bytes.into_boxed_slice(),
+                }
+            }
+        }
+
+        impl From<Signature> for alloc::boxed::Box<[u8]> {
+            fn from(sig: Signature) -> Self {
+                sig.bytes
+            }
+        }
+
+        impl AsRef<[u8]> for Signature {
+            fn as_ref(&self) -> &[u8] {
+                &self.bytes
+            }
+        }
+
+        impl core::fmt::LowerHex for Signature {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                for b in self.bytes.iter() {
+                    write!(f, "{b:02x}")?;
+                }
+                Ok(())
+            }
+        }
+
+        impl core::fmt::UpperHex for Signature {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                for b in self.bytes.iter() {
+                    write!(f, "{b:02X}")?;
+                }
+                Ok(())
+            }
+        }
+
+        /// Lower-case hexadecimal.
+        impl core::fmt::Display for Signature {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::LowerHex::fmt(self, f)
+            }
+        }
+
+        impl core::fmt::Debug for Signature {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "Signature({self:x})")
+            }
+        }
+    };
+}
+
+pub(crate) use define_signature;

@@ -1,0 +1,121 @@
+//! The padding traits and the key methods that use them, shaped like RustCrypto's `rsa` 0.9:
+//! a padding value ([`Pkcs1v15Sign`](super::Pkcs1v15Sign), [`Pss`](super::Pss),
+//! [`Oaep`](super::Oaep), [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt)) is passed by value to
+//! [`RsaPrivateKey::sign`], [`RsaPublicKey::verify`], [`RsaPublicKey::encrypt`] or
+//! [`RsaPrivateKey::decrypt`]. The caller supplies the random number generator.
+//!
+//! The paddings see the key only through its public size and the raw primitives
+//! (`raw_public`, `raw_private`); how the private operation is computed is the key layer's
+//! business.
+
+use alloc::vec::Vec;
+use rand_core::CryptoRngCore;
+
+use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+
+/// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8).
+pub trait SignatureScheme {
+    /// Signs the already-hashed message `hashed` with `key` (RFC 8017 §8.1.1 / §8.2.1).
+    /// `rng`, when given, provides the PSS salt and blinds the private operation; PSS fails
+    /// without one.
+    fn sign(
+        self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        key: &RsaPrivateKey,
+        hashed: &[u8],
+    ) -> Result<Vec<u8>>;
+
+    /// Verifies `sig` on the already-hashed message `hashed` with `key` (RFC 8017 §8.1.2 /
+    /// §8.2.2). Every mismatch is [`super::Error::Verification`].
+    fn verify(self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()>;
+}
+
+/// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7).
+pub trait PaddingScheme {
+    /// Encrypts `msg` for `key` (RFC 8017 §7.1.1 / §7.2.1); the padding randomness comes from
+    /// `rng`.
+    fn encrypt(
+        self,
+        rng: &mut dyn CryptoRngCore,
+        key: &RsaPublicKey,
+        msg: &[u8],
+    ) -> Result<Vec<u8>>;
+
+    /// Decrypts `ciphertext` with `key` (RFC 8017 §7.1.2 / §7.2.2), blinding the private
+    /// operation with `rng` when given. The unpadding is constant time and every padding
+    /// failure is the same [`super::Error::Decryption`].
+    fn decrypt(
+        self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        key: &RsaPrivateKey,
+        ciphertext: &[u8],
+    ) -> Result<Vec<u8>>;
+}
+
+impl RsaPrivateKey {
+    /// Signs `hashed` (the message's digest, computed by the caller) without randomness:
+    /// deterministic for [`Pkcs1v15Sign`](super::Pkcs1v15Sign); [`Pss`](super::Pss) needs a
+    /// salt and returns [`super::Error::UnsupportedParameter`] here: use
+    /// [`sign_with_rng`](Self::sign_with_rng).
+    pub fn sign<S: SignatureScheme>(&self, padding: S, hashed: &[u8]) -> Result<Vec<u8>> {
+        padding.sign(None, self, hashed)
+    }
+
+    /// Signs `hashed` using `rng` for the PSS salt and to blind the private operation.
+    pub fn sign_with_rng<R: CryptoRngCore + ?Sized, S: SignatureScheme>(
+        &self,
+        rng: &mut R,
+        padding: S,
+        hashed: &[u8],
+    ) -> Result<Vec<u8>> {
+        let mut rng = rng;
+        padding.sign(Some(&mut rng), self, hashed)
+    }
+
+    /// Decrypts `ciphertext` (exactly [`size`](Self::size) bytes) without blinding.
+    pub fn decrypt<P: PaddingScheme>(&self, padding: P, ciphertext: &[u8]) -> Result<Vec<u8>> {
+        padding.decrypt(None, self, ciphertext)
+    }
+
+    /// Decrypts `ciphertext`, blinding the private operation with `rng`.
+    pub fn decrypt_blinded<R: CryptoRngCore + ?Sized, P: PaddingScheme>(
+        &self,
+        rng: &mut R,
+        padding: P,
+        ciphertext: &[u8],
+    ) -> Result<Vec<u8>> {
+        let mut rng = rng;
+        padding.decrypt(Some(&mut rng), self, ciphertext)
+    }
+}
+
+impl RsaPublicKey {
+    /// Encrypts `msg`, drawing the padding randomness from `rng`. The result has exactly
+    /// [`size`](Self::size) bytes.
+    pub fn encrypt<R: CryptoRngCore + ?Sized, P: PaddingScheme>(
+        &self,
+        rng: &mut R,
+        padding: P,
+        msg: &[u8],
+    ) -> Result<Vec<u8>> {
+        let mut rng = rng;
+        padding.encrypt(&mut rng, self, msg)
+    }
+
+    /// Verifies the signature `sig` on the digest `hashed`: `Ok(())` or
+    /// [`super::Error::Verification`] (or [`super::Error::InputOutOfRange`] when `hashed` has
+    /// the wrong length for the scheme's hash).
+    pub fn verify<S: SignatureScheme>(&self, scheme: S, hashed: &[u8], sig: &[u8]) -> Result<()> {
+        scheme.verify(self, hashed, sig)
+    }
+}
+
+/// Maps errors of the private operation during decryption: an out-of-range ciphertext is a
+/// plain decryption error; a detected fault is reported as such (it says nothing about the
+/// padding).
+pub(crate) fn decryption_error(e: Error) -> Error {
+    match e {
+        Error::FaultDetected | Error::Rng => e,
+        _ => Error::Decryption,
+    }
+}
