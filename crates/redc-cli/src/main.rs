@@ -7,6 +7,11 @@ use clap::{Parser, Subcommand};
 
 mod calc;
 mod cli_error;
+mod crypt;
+mod genkey;
+mod io;
+mod pubkey;
+mod sign;
 mod speed;
 
 pub use cli_error::CliError;
@@ -25,6 +30,18 @@ enum Command {
     Calc(calc::Args),
     /// Measure Montgomery multiplication and RSA speed.
     Speed(speed::Args),
+    /// Generate an RSA key (2 to 5 primes).
+    Genkey(genkey::Args),
+    /// Write the public half of a key (SPKI).
+    Pubkey(pubkey::Args),
+    /// Sign the hash of a message (PKCS#1 v1.5 or PSS).
+    Sign(sign::SignArgs),
+    /// Verify a signature: prints `Verified OK` or `Verification failure`.
+    Verify(sign::VerifyArgs),
+    /// Encrypt a message (OAEP or PKCS#1 v1.5).
+    Encrypt(crypt::Args),
+    /// Decrypt a message (OAEP or PKCS#1 v1.5).
+    Decrypt(crypt::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,11 +68,17 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Calc(a) => calc::run(a),
-        Command::Speed(a) => speed::run(a),
+        Command::Calc(a) => calc::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Speed(a) => speed::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Genkey(a) => genkey::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Pubkey(a) => pubkey::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Sign(a) => sign::run_sign(a).map(|()| ExitCode::SUCCESS),
+        Command::Verify(a) => sign::run_verify(a),
+        Command::Encrypt(a) => crypt::run_encrypt(a).map(|()| ExitCode::SUCCESS),
+        Command::Decrypt(a) => crypt::run_decrypt(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("redc: {}", e.message);
             ExitCode::from(e.code)
