@@ -43,7 +43,11 @@ pub struct Args {
 
 fn oaep(args: &Args) -> Result<Oaep, CliError> {
     let hash = parse_hash(&args.hash)?;
-    let label = args.label.as_deref().map(|l| parse_hex("--label", l)).transpose()?;
+    let label = args
+        .label
+        .as_deref()
+        .map(|l| parse_hex("--label", l))
+        .transpose()?;
     Ok(Oaep::from_hash(hash, label))
 }
 

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use rand_core::OsRng;
-use redc::rsa::{pkcs1::LineEnding, BoxedUint, EncodePrivateKey, EncodeRsaPrivateKey, RsaPrivateKey};
+use redc::rsa::{
+    pkcs1::LineEnding, BoxedUint, EncodePrivateKey, EncodeRsaPrivateKey, RsaPrivateKey,
+};
 
 use crate::io::write_output;
 use crate::CliError;
@@ -59,7 +61,9 @@ fn parse_exponent(s: &str) -> Result<u64, CliError> {
     };
     let e = parsed.map_err(|_| CliError::usage(format!("--exponent: not a number: {s:?}")))?;
     if e < 3 || e % 2 == 0 {
-        return Err(CliError::usage(format!("--exponent must be odd and at least 3, got {e}")));
+        return Err(CliError::usage(format!(
+            "--exponent must be odd and at least 3, got {e}"
+        )));
     }
     Ok(e)
 }
@@ -67,7 +71,10 @@ fn parse_exponent(s: &str) -> Result<u64, CliError> {
 /// Runs `redc genkey`.
 pub fn run(args: Args) -> Result<(), CliError> {
     if !(1024..=16384).contains(&args.bits) {
-        return Err(CliError::usage(format!("--bits must be between 1024 and 16384, got {}", args.bits)));
+        return Err(CliError::usage(format!(
+            "--bits must be between 1024 and 16384, got {}",
+            args.bits
+        )));
     }
     let limit = max_primes(args.bits);
     if args.primes < 2 || args.primes > limit {
@@ -80,18 +87,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     let spinner = std::io::stderr().is_terminal().then(|| {
         let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message(format!("generating a {}-bit {}-prime RSA key", args.bits, args.primes));
+        pb.set_message(format!(
+            "generating a {}-bit {}-prime RSA key",
+            args.bits, args.primes
+        ));
         pb.enable_steady_tick(Duration::from_millis(100));
         pb
     });
-    let key = RsaPrivateKey::new_multi_prime_with_exp(&mut OsRng, args.bits, args.primes, &BoxedUint::from_u64(e));
+    let key = RsaPrivateKey::new_multi_prime_with_exp(
+        &mut OsRng,
+        args.bits,
+        args.primes,
+        &BoxedUint::from_u64(e),
+    );
     if let Some(pb) = spinner {
         pb.finish_and_clear();
     }
     let key = key.map_err(|e| CliError::failure(format!("key generation failed: {e}")))?;
 
     let bytes: Vec<u8> = match (args.format, args.der) {
-        (Format::Pkcs8, false) => key.to_pkcs8_pem(LineEnding::LF).map(|s| s.as_bytes().to_vec()),
+        (Format::Pkcs8, false) => key
+            .to_pkcs8_pem(LineEnding::LF)
+            .map(|s| s.as_bytes().to_vec()),
         (Format::Pkcs8, true) => key.to_pkcs8_der().map(|d| d.as_bytes().to_vec()),
         (Format::Pkcs1, false) => key
             .to_pkcs1_pem(LineEnding::LF)

@@ -14,7 +14,9 @@ use crate::CliError;
 /// Reads `path`, or stdin when `None`.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
     match path {
-        Some(p) => fs::read(p).map_err(|e| CliError::failure(format!("cannot read {}: {e}", p.display()))),
+        Some(p) => {
+            fs::read(p).map_err(|e| CliError::failure(format!("cannot read {}: {e}", p.display())))
+        }
         None => {
             let mut buf = Vec::new();
             std::io::stdin()
@@ -80,21 +82,34 @@ impl Key {
 
 /// Loads a key in PEM or DER, PKCS#1, PKCS#8 or SPKI, detected automatically.
 pub fn load_key(path: &Path) -> Result<Key, CliError> {
-    let bytes = fs::read(path).map_err(|e| CliError::failure(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = fs::read(path)
+        .map_err(|e| CliError::failure(format!("cannot read {}: {e}", path.display())))?;
     parse_key(&bytes).map_err(|msg| CliError::failure(format!("{}: {msg}", path.display())))
 }
 
 fn parse_key(bytes: &[u8]) -> Result<Key, String> {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
     if bytes[start..].starts_with(b"-----BEGIN ") {
-        let text = std::str::from_utf8(bytes).map_err(|_| "PEM file is not valid text".to_string())?;
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| "PEM file is not valid text".to_string())?;
         let label = pem_label(text).ok_or_else(|| "malformed PEM header".to_string())?;
         let bad = |e: &dyn std::fmt::Display| format!("invalid {label} key: {e}");
         return match label {
-            "PRIVATE KEY" => RsaPrivateKey::from_pkcs8_pem(text).map(|k| Key::Private(Box::new(k))).map_err(|e| bad(&e)),
-            "RSA PRIVATE KEY" => RsaPrivateKey::from_pkcs1_pem(text).map(|k| Key::Private(Box::new(k))).map_err(|e| bad(&e)),
-            "PUBLIC KEY" => RsaPublicKey::from_public_key_pem(text).map(Key::Public).map_err(|e| bad(&e)),
-            "RSA PUBLIC KEY" => RsaPublicKey::from_pkcs1_pem(text).map(Key::Public).map_err(|e| bad(&e)),
+            "PRIVATE KEY" => RsaPrivateKey::from_pkcs8_pem(text)
+                .map(|k| Key::Private(Box::new(k)))
+                .map_err(|e| bad(&e)),
+            "RSA PRIVATE KEY" => RsaPrivateKey::from_pkcs1_pem(text)
+                .map(|k| Key::Private(Box::new(k)))
+                .map_err(|e| bad(&e)),
+            "PUBLIC KEY" => RsaPublicKey::from_public_key_pem(text)
+                .map(Key::Public)
+                .map_err(|e| bad(&e)),
+            "RSA PUBLIC KEY" => RsaPublicKey::from_pkcs1_pem(text)
+                .map(Key::Public)
+                .map_err(|e| bad(&e)),
             "ENCRYPTED PRIVATE KEY" => Err("encrypted private keys are not supported".into()),
             other => Err(format!("unsupported PEM label \"{other}\"")),
         };
@@ -121,9 +136,14 @@ fn pem_label(text: &str) -> Option<&str> {
 
 /// Parses a hex string (optional `0x`, either case); usage error otherwise.
 pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>, CliError> {
-    let t = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    let t = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
     if t.len() % 2 != 0 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(CliError::usage(format!("{what}: not an even-length hex string: {s:?}")));
+        return Err(CliError::usage(format!(
+            "{what}: not an even-length hex string: {s:?}"
+        )));
     }
     Ok((0..t.len())
         .step_by(2)
@@ -137,7 +157,10 @@ mod tests {
 
     #[test]
     fn labels_and_hex() {
-        assert_eq!(pem_label("\n-----BEGIN PUBLIC KEY-----\nAA\n"), Some("PUBLIC KEY"));
+        assert_eq!(
+            pem_label("\n-----BEGIN PUBLIC KEY-----\nAA\n"),
+            Some("PUBLIC KEY")
+        );
         assert_eq!(pem_label("-----BEGIN X"), None);
         assert_eq!(parse_hex("l", "0xA0ff").unwrap(), vec![0xa0, 0xff]);
         assert_eq!(parse_hex("l", "").unwrap(), Vec::<u8>::new());

@@ -28,7 +28,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let bytes = if args.der {
         public.to_public_key_der().map(|d| d.as_bytes().to_vec())
     } else {
-        public.to_public_key_pem(LineEnding::LF).map(String::into_bytes)
+        public
+            .to_public_key_pem(LineEnding::LF)
+            .map(String::into_bytes)
     }
     .map_err(|e| CliError::failure(format!("cannot encode the public key: {e}")))?;
     write_output(args.out.as_ref(), &bytes, false)

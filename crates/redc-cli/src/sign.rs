@@ -61,7 +61,9 @@ pub struct VerifyArgs {
 /// Parses a `--hash` name (usage error if unknown).
 pub fn parse_hash(name: &str) -> Result<HashAlg, CliError> {
     HashAlg::from_name(name).ok_or_else(|| {
-        CliError::usage(format!("--hash: unknown hash {name:?} (sha1, sha224, sha256, sha384, sha512)"))
+        CliError::usage(format!(
+            "--hash: unknown hash {name:?} (sha1, sha224, sha256, sha384, sha512)"
+        ))
     })
 }
 

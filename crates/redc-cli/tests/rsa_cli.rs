@@ -29,7 +29,7 @@ fn openssl(args: &[&str]) -> Output {
         .expect("openssl must be installed (.ci/run installs it)")
 }
 
-fn ok(out: &Output) -> &Output {
+fn ok(out: Output) -> Output {
     assert!(
         out.status.success(),
         "failed: {}\n{}",
@@ -51,13 +51,17 @@ fn s(path: &Path) -> &str {
 fn assert_error(out: &Output, code: i32) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(code), "stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line expected: {err:?}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err:?}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 }
 
 fn openssl_key(dir: &TempDir, bits: u32, primes: u32) -> PathBuf {
     let key = p(dir, &format!("ossl-{bits}-{primes}.pem"));
-    ok(&openssl(&[
+    ok(openssl(&[
         "genpkey",
         "-algorithm",
         "RSA",
@@ -77,12 +81,26 @@ fn pkcs1_sign_matches_openssl(dir: &TempDir, key: &Path, hashes: &[&str]) {
     for hash in hashes {
         let ours = p(dir, &format!("ours-{hash}.sig"));
         let theirs = p(dir, &format!("theirs-{hash}.sig"));
-        ok(&redc(
-            &["sign", "--key", s(key), "--hash", hash, "--in", s(&msg), "--out", s(&ours)],
+        ok(redc(
+            &[
+                "sign",
+                "--key",
+                s(key),
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+                "--out",
+                s(&ours),
+            ],
             b"",
         ));
-        let form = if fs::read(key).unwrap().starts_with(b"-----") { "PEM" } else { "DER" };
-        ok(&openssl(&[
+        let form = if fs::read(key).unwrap().starts_with(b"-----") {
+            "PEM"
+        } else {
+            "DER"
+        };
+        ok(openssl(&[
             "dgst",
             &format!("-{hash}"),
             "-keyform",
@@ -98,8 +116,18 @@ fn pkcs1_sign_matches_openssl(dir: &TempDir, key: &Path, hashes: &[&str]) {
             fs::read(&theirs).unwrap(),
             "PKCS#1 v1.5 {hash} differs from OpenSSL"
         );
-        let v = ok(&redc(
-            &["verify", "--key", s(key), "--sig", s(&theirs), "--hash", hash, "--in", s(&msg)],
+        let v = ok(redc(
+            &[
+                "verify",
+                "--key",
+                s(key),
+                "--sig",
+                s(&theirs),
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+            ],
             b"",
         ));
         assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), "Verified OK");
@@ -121,19 +149,48 @@ fn openssl_keys_of_2_3_4_primes_sign_byte_identically() {
 fn redc_keys_pass_openssl_check_in_every_format() {
     let dir = TempDir::new().unwrap();
     for (bits, primes) in [("2048", "2"), ("2048", "3")] {
-        for (fmt, der) in [("pkcs8", false), ("pkcs1", false), ("pkcs8", true), ("pkcs1", true)] {
+        for (fmt, der) in [
+            ("pkcs8", false),
+            ("pkcs1", false),
+            ("pkcs8", true),
+            ("pkcs1", true),
+        ] {
             let key = p(&dir, &format!("k-{bits}-{primes}-{fmt}-{der}"));
             let mut args = vec![
-                "genkey", "--bits", bits, "--primes", primes, "--format", fmt, "--out", s(&key),
+                "genkey",
+                "--bits",
+                bits,
+                "--primes",
+                primes,
+                "--format",
+                fmt,
+                "--out",
+                s(&key),
             ];
             if der {
                 args.push("--der");
             }
-            ok(&redc(&args, b""));
+            ok(redc(&args, b""));
             let form = if der { "DER" } else { "PEM" };
-            let check = ok(&openssl(&["pkey", "-check", "-noout", "-inform", form, "-in", s(&key)]));
+            let check = ok(openssl(&[
+                "pkey",
+                "-check",
+                "-noout",
+                "-inform",
+                form,
+                "-in",
+                s(&key),
+            ]));
             assert!(String::from_utf8_lossy(&check.stdout).contains("Key is valid"));
-            let text = ok(&openssl(&["rsa", "-text", "-noout", "-inform", form, "-in", s(&key)]));
+            let text = ok(openssl(&[
+                "rsa",
+                "-text",
+                "-noout",
+                "-inform",
+                form,
+                "-in",
+                s(&key),
+            ]));
             let text = String::from_utf8_lossy(&text.stdout);
             assert!(
                 text.contains(&format!("Private-Key: ({bits} bit, {primes} primes)")),
@@ -147,19 +204,34 @@ fn redc_keys_pass_openssl_check_in_every_format() {
 
 #[test]
 fn genkey_default_is_pkcs8_pem_with_exponent_65537() {
-    let out = ok(&redc(&["genkey", "--bits", "1024"], b"")).stdout.clone();
+    let out = ok(redc(&["genkey", "--bits", "1024"], b"")).stdout.clone();
     let pem = String::from_utf8(out).unwrap();
     assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\n"), "{pem}");
     let dir = TempDir::new().unwrap();
     let key = p(&dir, "k.pem");
     fs::write(&key, &pem).unwrap();
-    let text = ok(&openssl(&["rsa", "-text", "-noout", "-in", s(&key)])).stdout.clone();
-    assert!(String::from_utf8_lossy(&text).contains("publicExponent: 65537 (0x10001)"));
-    let out = ok(&redc(&["genkey", "--bits", "1024", "--exponent", "3", "--out", s(&key)], b""))
+    let text = ok(openssl(&["rsa", "-text", "-noout", "-in", s(&key)]))
         .stdout
         .clone();
+    assert!(String::from_utf8_lossy(&text).contains("publicExponent: 65537 (0x10001)"));
+    let out = ok(redc(
+        &[
+            "genkey",
+            "--bits",
+            "1024",
+            "--exponent",
+            "3",
+            "--out",
+            s(&key),
+        ],
+        b"",
+    ))
+    .stdout
+    .clone();
     assert!(out.is_empty());
-    let text = ok(&openssl(&["rsa", "-text", "-noout", "-in", s(&key)])).stdout.clone();
+    let text = ok(openssl(&["rsa", "-text", "-noout", "-in", s(&key)]))
+        .stdout
+        .clone();
     assert!(String::from_utf8_lossy(&text).contains("publicExponent: 3 (0x3)"));
 }
 
@@ -167,19 +239,42 @@ fn genkey_default_is_pkcs8_pem_with_exponent_65537() {
 fn pubkey_matches_openssl_in_pem_and_der() {
     let dir = TempDir::new().unwrap();
     let key = openssl_key(&dir, 2048, 3);
-    let ours = ok(&redc(&["pubkey", "--key", s(&key)], b"")).stdout.clone();
-    let theirs = ok(&openssl(&["pkey", "-in", s(&key), "-pubout"])).stdout.clone();
-    assert_eq!(ours, theirs);
-    let ours = ok(&redc(&["pubkey", "--key", s(&key), "--der"], b"")).stdout.clone();
-    let theirs = ok(&openssl(&["pkey", "-in", s(&key), "-pubout", "-outform", "DER"]))
+    let ours = ok(redc(&["pubkey", "--key", s(&key)], b"")).stdout.clone();
+    let theirs = ok(openssl(&["pkey", "-in", s(&key), "-pubout"]))
         .stdout
         .clone();
     assert_eq!(ours, theirs);
+    let ours = ok(redc(&["pubkey", "--key", s(&key), "--der"], b""))
+        .stdout
+        .clone();
+    let theirs = ok(openssl(&[
+        "pkey",
+        "-in",
+        s(&key),
+        "-pubout",
+        "-outform",
+        "DER",
+    ]))
+    .stdout
+    .clone();
+    assert_eq!(ours, theirs);
     // PKCS#1 public keys ("RSA PUBLIC KEY") load too.
     let rsapub = p(&dir, "rsapub.pem");
-    ok(&openssl(&["rsa", "-in", s(&key), "-RSAPublicKey_out", "-out", s(&rsapub)]));
-    let again = ok(&redc(&["pubkey", "--key", s(&rsapub)], b"")).stdout.clone();
-    assert_eq!(again, ok(&openssl(&["pkey", "-in", s(&key), "-pubout"])).stdout);
+    ok(openssl(&[
+        "rsa",
+        "-in",
+        s(&key),
+        "-RSAPublicKey_out",
+        "-out",
+        s(&rsapub),
+    ]));
+    let again = ok(redc(&["pubkey", "--key", s(&rsapub)], b""))
+        .stdout
+        .clone();
+    assert_eq!(
+        again,
+        ok(openssl(&["pkey", "-in", s(&key), "-pubout"])).stdout
+    );
 }
 
 #[test]
@@ -187,16 +282,31 @@ fn pss_both_directions() {
     let dir = TempDir::new().unwrap();
     let key = openssl_key(&dir, 2048, 2);
     let public = p(&dir, "pub.pem");
-    ok(&redc(&["pubkey", "--key", s(&key), "--out", s(&public)], b""));
+    ok(redc(
+        &["pubkey", "--key", s(&key), "--out", s(&public)],
+        b"",
+    ));
     let msg = p(&dir, "m");
     fs::write(&msg, b"probabilistic signature scheme").unwrap();
     for hash in ["sha256", "sha384", "sha1"] {
         let ours = p(&dir, "ours.sig");
-        ok(&redc(
-            &["sign", "--key", s(&key), "--padding", "pss", "--hash", hash, "--in", s(&msg), "--out", s(&ours)],
+        ok(redc(
+            &[
+                "sign",
+                "--key",
+                s(&key),
+                "--padding",
+                "pss",
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+                "--out",
+                s(&ours),
+            ],
             b"",
         ));
-        let v = ok(&openssl(&[
+        let v = ok(openssl(&[
             "dgst",
             &format!("-{hash}"),
             "-sigopt",
@@ -214,7 +324,7 @@ fn pss_both_directions() {
         assert!(String::from_utf8_lossy(&v).contains("Verified OK"));
         // OpenSSL's default salt length when signing is the maximum: redc accepts any valid one.
         let theirs = p(&dir, "theirs.sig");
-        ok(&openssl(&[
+        ok(openssl(&[
             "dgst",
             &format!("-{hash}"),
             "-sigopt",
@@ -225,17 +335,45 @@ fn pss_both_directions() {
             s(&theirs),
             s(&msg),
         ]));
-        let v = ok(&redc(
-            &["verify", "--key", s(&public), "--sig", s(&theirs), "--padding", "pss", "--hash", hash, "--in", s(&msg)],
+        let v = ok(redc(
+            &[
+                "verify",
+                "--key",
+                s(&public),
+                "--sig",
+                s(&theirs),
+                "--padding",
+                "pss",
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+            ],
             b"",
         ))
         .stdout
         .clone();
         assert_eq!(String::from_utf8_lossy(&v).trim(), "Verified OK");
         // A PSS signature is not a PKCS#1 v1.5 one.
-        let v = redc(&["verify", "--key", s(&public), "--sig", s(&theirs), "--hash", hash, "--in", s(&msg)], b"");
+        let v = redc(
+            &[
+                "verify",
+                "--key",
+                s(&public),
+                "--sig",
+                s(&theirs),
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+            ],
+            b"",
+        );
         assert_eq!(v.status.code(), Some(1));
-        assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), "Verification failure");
+        assert_eq!(
+            String::from_utf8_lossy(&v.stdout).trim(),
+            "Verification failure"
+        );
     }
 }
 
@@ -259,7 +397,10 @@ fn oaep_and_pkcs1_encryption_both_directions() {
     let dir = TempDir::new().unwrap();
     let key = openssl_key(&dir, 2048, 3);
     let public = p(&dir, "pub.pem");
-    ok(&redc(&["pubkey", "--key", s(&key), "--out", s(&public)], b""));
+    ok(redc(
+        &["pubkey", "--key", s(&key), "--out", s(&public)],
+        b"",
+    ));
     let msg = p(&dir, "m");
     fs::write(&msg, b"attack at dawn").unwrap();
     let ct = p(&dir, "ct");
@@ -267,41 +408,120 @@ fn oaep_and_pkcs1_encryption_both_directions() {
     for hash in ["sha1", "sha256", "sha512"] {
         for label in [None, Some("0a0b0c")] {
             // redc encrypts, OpenSSL decrypts.
-            let mut enc = vec!["encrypt", "--key", s(&public), "--hash", hash, "--in", s(&msg), "--out", s(&ct)];
+            let mut enc = vec![
+                "encrypt",
+                "--key",
+                s(&public),
+                "--hash",
+                hash,
+                "--in",
+                s(&msg),
+                "--out",
+                s(&ct),
+            ];
             if let Some(l) = label {
                 enc.extend(["--label", l]);
             }
-            ok(&redc(&enc, b""));
-            let mut dec: Vec<String> =
-                ["pkeyutl", "-decrypt", "-inkey", s(&key), "-in", s(&ct)].iter().map(|x| x.to_string()).collect();
-            dec.extend(oaep_opts(hash, label));
-            let out = ok(&openssl(&dec.iter().map(String::as_str).collect::<Vec<_>>())).stdout.clone();
-            assert_eq!(out, b"attack at dawn");
-            // OpenSSL encrypts, redc decrypts.
-            let mut enc: Vec<String> = ["pkeyutl", "-encrypt", "-pubin", "-inkey", s(&public), "-in", s(&msg), "-out", s(&ct)]
+            ok(redc(&enc, b""));
+            let mut dec: Vec<String> = ["pkeyutl", "-decrypt", "-inkey", s(&key), "-in", s(&ct)]
                 .iter()
                 .map(|x| x.to_string())
                 .collect();
+            dec.extend(oaep_opts(hash, label));
+            let out = ok(openssl(&dec.iter().map(String::as_str).collect::<Vec<_>>()))
+                .stdout
+                .clone();
+            assert_eq!(out, b"attack at dawn");
+            // OpenSSL encrypts, redc decrypts.
+            let mut enc: Vec<String> = [
+                "pkeyutl",
+                "-encrypt",
+                "-pubin",
+                "-inkey",
+                s(&public),
+                "-in",
+                s(&msg),
+                "-out",
+                s(&ct),
+            ]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
             enc.extend(oaep_opts(hash, label));
-            ok(&openssl(&enc.iter().map(String::as_str).collect::<Vec<_>>()));
-            let mut dec = vec!["decrypt", "--key", s(&key), "--hash", hash, "--in", s(&ct), "--out", s(&pt)];
+            ok(openssl(&enc.iter().map(String::as_str).collect::<Vec<_>>()));
+            let mut dec = vec![
+                "decrypt",
+                "--key",
+                s(&key),
+                "--hash",
+                hash,
+                "--in",
+                s(&ct),
+                "--out",
+                s(&pt),
+            ];
             if let Some(l) = label {
                 dec.extend(["--label", l]);
             }
-            ok(&redc(&dec, b""));
+            ok(redc(&dec, b""));
             assert_eq!(fs::read(&pt).unwrap(), b"attack at dawn");
         }
     }
     // PKCS#1 v1.5 encryption, both ways.
-    ok(&redc(&["encrypt", "--key", s(&public), "--padding", "pkcs1", "--in", s(&msg), "--out", s(&ct)], b""));
-    let out = ok(&openssl(&["pkeyutl", "-decrypt", "-inkey", s(&key), "-in", s(&ct), "-pkeyopt", "rsa_padding_mode:pkcs1"]))
-        .stdout
-        .clone();
+    ok(redc(
+        &[
+            "encrypt",
+            "--key",
+            s(&public),
+            "--padding",
+            "pkcs1",
+            "--in",
+            s(&msg),
+            "--out",
+            s(&ct),
+        ],
+        b"",
+    ));
+    let out = ok(openssl(&[
+        "pkeyutl",
+        "-decrypt",
+        "-inkey",
+        s(&key),
+        "-in",
+        s(&ct),
+        "-pkeyopt",
+        "rsa_padding_mode:pkcs1",
+    ]))
+    .stdout
+    .clone();
     assert_eq!(out, b"attack at dawn");
-    ok(&openssl(&[
-        "pkeyutl", "-encrypt", "-pubin", "-inkey", s(&public), "-in", s(&msg), "-out", s(&ct), "-pkeyopt", "rsa_padding_mode:pkcs1",
+    ok(openssl(&[
+        "pkeyutl",
+        "-encrypt",
+        "-pubin",
+        "-inkey",
+        s(&public),
+        "-in",
+        s(&msg),
+        "-out",
+        s(&ct),
+        "-pkeyopt",
+        "rsa_padding_mode:pkcs1",
     ]));
-    let out = ok(&redc(&["decrypt", "--key", s(&key), "--padding", "pkcs1", "--in", s(&ct)], b"")).stdout.clone();
+    let out = ok(redc(
+        &[
+            "decrypt",
+            "--key",
+            s(&key),
+            "--padding",
+            "pkcs1",
+            "--in",
+            s(&ct),
+        ],
+        b"",
+    ))
+    .stdout
+    .clone();
     assert_eq!(out, b"attack at dawn");
 }
 
@@ -309,34 +529,73 @@ fn oaep_and_pkcs1_encryption_both_directions() {
 fn stdin_stdout_round_trip_and_failures() {
     let dir = TempDir::new().unwrap();
     let key = p(&dir, "k.pem");
-    ok(&redc(&["genkey", "--bits", "1024", "--primes", "3", "--out", s(&key)], b""));
-    let sig = ok(&redc(&["sign", "--key", s(&key)], b"hello")).stdout.clone();
+    ok(redc(
+        &[
+            "genkey",
+            "--bits",
+            "1024",
+            "--primes",
+            "3",
+            "--out",
+            s(&key),
+        ],
+        b"",
+    ));
+    let sig = ok(redc(&["sign", "--key", s(&key)], b"hello"))
+        .stdout
+        .clone();
     assert_eq!(sig.len(), 128);
     let sigf = p(&dir, "sig");
     fs::write(&sigf, &sig).unwrap();
-    let v = ok(&redc(&["verify", "--key", s(&key), "--sig", s(&sigf)], b"hello")).stdout.clone();
+    let v = ok(redc(
+        &["verify", "--key", s(&key), "--sig", s(&sigf)],
+        b"hello",
+    ))
+    .stdout
+    .clone();
     assert_eq!(String::from_utf8_lossy(&v).trim(), "Verified OK");
     let v = redc(&["verify", "--key", s(&key), "--sig", s(&sigf)], b"hellO");
     assert_eq!(v.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), "Verification failure");
+    assert_eq!(
+        String::from_utf8_lossy(&v.stdout).trim(),
+        "Verification failure"
+    );
     // Truncated and over-long signatures are failures, not crashes.
     fs::write(&sigf, &sig[1..]).unwrap();
     let v = redc(&["verify", "--key", s(&key), "--sig", s(&sigf)], b"hello");
     assert_eq!(v.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&v.stdout).trim(), "Verification failure");
+    assert_eq!(
+        String::from_utf8_lossy(&v.stdout).trim(),
+        "Verification failure"
+    );
     let mut long = sig.clone();
     long.push(0);
     fs::write(&sigf, &long).unwrap();
     let v = redc(&["verify", "--key", s(&key), "--sig", s(&sigf)], b"hello");
     assert_eq!(v.status.code(), Some(1));
 
-    let ct = ok(&redc(&["encrypt", "--key", s(&key)], b"secret")).stdout.clone();
+    let ct = ok(redc(&["encrypt", "--key", s(&key)], b"secret"))
+        .stdout
+        .clone();
     let ctf = p(&dir, "ct");
     fs::write(&ctf, &ct).unwrap();
-    let pt = ok(&redc(&["decrypt", "--key", s(&key), "--in", s(&ctf)], b"")).stdout.clone();
+    let pt = ok(redc(&["decrypt", "--key", s(&key), "--in", s(&ctf)], b""))
+        .stdout
+        .clone();
     assert_eq!(pt, b"secret");
     // A wrong label, a flipped bit, or the wrong length: one indistinguishable error.
-    let e1 = redc(&["decrypt", "--key", s(&key), "--in", s(&ctf), "--label", "00"], b"");
+    let e1 = redc(
+        &[
+            "decrypt",
+            "--key",
+            s(&key),
+            "--in",
+            s(&ctf),
+            "--label",
+            "00",
+        ],
+        b"",
+    );
     assert_error(&e1, 1);
     let mut bad = ct.clone();
     bad[10] ^= 1;
@@ -347,7 +606,9 @@ fn stdin_stdout_round_trip_and_failures() {
     let e3 = redc(&["decrypt", "--key", s(&key)], &ct[..100]);
     assert_error(&e3, 1);
     // Too long a message for OAEP-SHA256 with a 1024-bit key (128 − 2·32 − 2 = 62 bytes).
-    assert!(redc(&["encrypt", "--key", s(&key)], &[7u8; 62]).status.success());
+    assert!(redc(&["encrypt", "--key", s(&key)], &[7u8; 62])
+        .status
+        .success());
     assert_error(&redc(&["encrypt", "--key", s(&key)], &[7u8; 63]), 1);
 }
 
@@ -355,13 +616,24 @@ fn stdin_stdout_round_trip_and_failures() {
 fn cli_errors_are_one_line_with_the_right_status() {
     let dir = TempDir::new().unwrap();
     let key = p(&dir, "k.pem");
-    ok(&redc(&["genkey", "--bits", "1024", "--out", s(&key)], b""));
+    ok(redc(&["genkey", "--bits", "1024", "--out", s(&key)], b""));
     let public = p(&dir, "pub.pem");
-    ok(&redc(&["pubkey", "--key", s(&key), "--out", s(&public)], b""));
+    ok(redc(
+        &["pubkey", "--key", s(&key), "--out", s(&public)],
+        b"",
+    ));
     let garbage = p(&dir, "garbage.pem");
-    fs::write(&garbage, b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").unwrap();
+    fs::write(
+        &garbage,
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
     let cert = p(&dir, "cert.pem");
-    fs::write(&cert, b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n").unwrap();
+    fs::write(
+        &cert,
+        b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
     let missing = p(&dir, "missing.pem");
     let sig = p(&dir, "sig");
     fs::write(&sig, [0u8; 128]).unwrap();
@@ -381,7 +653,15 @@ fn cli_errors_are_one_line_with_the_right_status() {
         vec!["sign", "--key", s(&key), "--padding", "oaep"],
         vec!["verify", "--key", s(&key)],
         vec!["encrypt", "--key", s(&key), "--label", "xyz"],
-        vec!["encrypt", "--key", s(&key), "--padding", "pkcs1", "--label", "00"],
+        vec![
+            "encrypt",
+            "--key",
+            s(&key),
+            "--padding",
+            "pkcs1",
+            "--label",
+            "00",
+        ],
         vec!["decrypt", "--key", s(&key), "--padding", "pss"],
         vec!["frobnicate"],
     ] {
