@@ -107,14 +107,16 @@ struct PowmArgs {
     #[arg(long, value_parser = parse_method)]
     method: Method,
     /// REDC algorithm of the portable kernel: sos, cios, fios, fips, cihs, itoh, itoh-enhanced
-    /// [default: cios].
+    /// [default: cios]. Given explicitly, it selects the portable kernel (with the modern
+    /// squaring) and cannot be combined with --backend mulx or ifma.
     #[arg(long, value_parser = parse_algo)]
     algo: Option<Algorithm>,
     /// Word size in bits: 32 or 64.
     #[arg(long, value_parser = parse_word, default_value = "64")]
     word: WordSize,
     /// Kernel backend for --word 64: auto (REDC_BACKEND, else the best this CPU runs),
-    /// portable, mulx or ifma [default: auto].
+    /// portable, mulx or ifma [default: auto]. Word 32 always uses the portable kernel; a
+    /// named backend this CPU cannot run exits with status 1.
     #[arg(long, value_parser = parse_backend)]
     backend: Option<BackendChoice>,
     /// The odd modulus n >= 3 (hex).
