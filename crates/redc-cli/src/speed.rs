@@ -1,12 +1,210 @@
-//! `redc speed`: PLACEHOLDER (being written).
+//! `redc speed`: how long one Montgomery multiplication takes, for every REDC algorithm of the
+//! papers at both word sizes and the usual RSA sizes (an interim table; the RSA sign/verify
+//! table comes later, and this one stays behind a `--mont` option).
+//!
+//! Each cell is the median of several short timed runs of a chain of products (`a ← a·b·R⁻¹`,
+//! each one waiting for the last, as in an exponentiation) with a random odd modulus whose top
+//! bit is set. The table goes to stdout, progress to stderr.
+
+use std::hint::black_box;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use rand_core::{OsRng, RngCore};
+use redc::mont::{Algorithm, Modulus};
+use redc::word::Word;
 
 use crate::CliError;
 
+/// The sizes the Montgomery table measures.
+const MONT_BITS: [usize; 3] = [1024, 2048, 4096];
+
+/// Timed runs per cell; the cell is their median.
+const RUNS: usize = 5;
+
 /// Arguments of `redc speed`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Time budget per table cell, in seconds (0 < S <= 60).
+    #[arg(long, value_name = "S", default_value = "0.3", value_parser = parse_seconds)]
+    seconds: f64,
+}
 
-/// Runs `redc speed`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::failure("speed: not yet implemented"))
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 60.0 => Ok(x),
+        _ => Err("expected a number of seconds, more than 0 and at most 60".into()),
+    }
+}
+
+/// Runs `redc speed`: the Montgomery multiplication table.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let table = mont_table(&MONT_BITS, args.seconds)?;
+    print!("{}", table.render());
+    Ok(())
+}
+
+/// Nanoseconds per Montgomery multiplication: one row per algorithm, one column per
+/// (bits, word) pair.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MontTable {
+    /// `(bits, word bits)` of each column.
+    pub columns: Vec<(usize, u32)>,
+    /// Algorithm name and its median ns per multiplication in each column.
+    pub rows: Vec<(&'static str, Vec<f64>)>,
+}
+
+impl MontTable {
+    /// The table as aligned text, one header line and one line per algorithm.
+    pub fn render(&self) -> String {
+        let mut s = format!(
+            "Montgomery multiplication a*b*R^-1 mod n, ns per operation (portable kernels, median of {RUNS} runs)\n"
+        );
+        s.push_str(&format!("{:<14}", "algorithm"));
+        for (bits, w) in &self.columns {
+            s.push_str(&format!("{:>12}", format!("{bits}/w{w}")));
+        }
+        s.push('\n');
+        for (name, cells) in &self.rows {
+            s.push_str(&format!("{name:<14}"));
+            for ns in cells {
+                s.push_str(&format!("{ns:>12.1}"));
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Measures every [`Algorithm`] at 32- and 64-bit words for each size in `bits`, spending about
+/// `seconds` per cell. Progress goes to stderr.
+pub fn mont_table(bits: &[usize], seconds: f64) -> Result<MontTable, CliError> {
+    let columns: Vec<(usize, u32)> = bits
+        .iter()
+        .flat_map(|&b| [(b, 32u32), (b, 64u32)])
+        .collect();
+    let cells = (columns.len() * Algorithm::ALL.len()) as u64;
+    let progress = Progress::new(cells);
+    let budget = Duration::from_secs_f64(seconds);
+    let mut rows = Vec::new();
+    for algo in Algorithm::ALL {
+        let mut row = Vec::new();
+        for &(b, w) in &columns {
+            progress.start(&format!("{} w{w} {b} bits", algo.name()));
+            let ns = match w {
+                32 => time_mul::<u32>(algo, b, budget)?,
+                _ => time_mul::<u64>(algo, b, budget)?,
+            };
+            progress.done(ns);
+            row.push(ns);
+        }
+        rows.push((algo.name(), row));
+    }
+    progress.finish();
+    Ok(MontTable { columns, rows })
+}
+
+/// Random bytes of a `bits`-bit number; `top` sets its top bit (and makes it odd).
+fn random_bytes(bits: usize, top: bool) -> Vec<u8> {
+    let mut v = vec![0u8; bits.div_ceil(8)];
+    OsRng.fill_bytes(&mut v);
+    let spare = v.len() * 8 - bits;
+    v[0] &= 0xff >> spare;
+    if top {
+        v[0] |= 0x80 >> spare;
+        if let Some(last) = v.last_mut() {
+            *last |= 1;
+        }
+    }
+    v
+}
+
+/// Median ns per `algo` multiplication at `bits` bits and word `W`, within about `budget`.
+fn time_mul<W: Word>(algo: Algorithm, bits: usize, budget: Duration) -> Result<f64, CliError> {
+    let m = Modulus::<W>::from_be_bytes(&random_bytes(bits, true))
+        .map_err(|e| CliError::failure(format!("speed: {e}")))?;
+    let s = m.limbs();
+    // Operands of bits − 1 bits are below n (whose top bit is set).
+    let operand = |x: Vec<u8>| {
+        redc::nat::from_be_bytes_vec::<W>(&x, s)
+            .ok_or_else(|| CliError::failure("speed: operand does not fit"))
+    };
+    let mut a = operand(random_bytes(bits - 1, false))?;
+    let b = operand(random_bytes(bits - 1, false))?;
+    let mut out = vec![W::ZERO; s];
+    let mut scratch = m.scratch();
+    let mul = algo.mul_fn::<W>();
+    let (n, n0) = (m.n(), m.n0());
+    let mut chain = |iters: u64| {
+        let start = Instant::now();
+        for _ in 0..iters {
+            mul(
+                black_box(&mut out),
+                black_box(&a),
+                black_box(&b),
+                n,
+                n0,
+                &mut scratch,
+            );
+            core::mem::swap(&mut a, &mut out);
+        }
+        start.elapsed()
+    };
+    // Calibrate: double the count until one batch takes a measurable time.
+    let mut iters = 1u64;
+    let per_op = loop {
+        let t = chain(iters);
+        if t >= Duration::from_millis(2) || iters >= 1 << 30 {
+            break t.as_secs_f64() / iters as f64;
+        }
+        iters *= 2;
+    };
+    let per_run = budget.as_secs_f64() / RUNS as f64;
+    let iters = ((per_run / per_op.max(1e-12)) as u64).max(1);
+    let mut samples: Vec<f64> = (0..RUNS)
+        .map(|_| chain(iters).as_secs_f64() * 1e9 / iters as f64)
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    Ok(samples[RUNS / 2])
+}
+
+/// Progress on stderr: a bar on a terminal, one line per cell otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    label: std::cell::RefCell<String>,
+}
+
+impl Progress {
+    fn new(len: u64) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let style =
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} (eta {eta})")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            indicatif::ProgressBar::new(len).with_style(style)
+        });
+        Progress {
+            bar,
+            label: std::cell::RefCell::new(String::new()),
+        }
+    }
+
+    fn start(&self, label: &str) {
+        match &self.bar {
+            Some(bar) => bar.set_message(label.to_string()),
+            None => *self.label.borrow_mut() = label.to_string(),
+        }
+    }
+
+    fn done(&self, ns: f64) {
+        match &self.bar {
+            Some(bar) => bar.inc(1),
+            None => eprintln!("speed: {}: {ns:.1} ns", self.label.borrow()),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }

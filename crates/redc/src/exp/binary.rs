@@ -1,9 +1,50 @@
-//! PLACEHOLDER: to be replaced by the real method (delegates to the fixed window until then).
+//! Left-to-right binary exponentiation (paper 001): one squaring per exponent bit, one
+//! multiplication per 1 bit. Variable time: the sequence of squarings and multiplications spells
+//! out the exponent, so it is only for public exponents (RSA `e`, the papers' measurements).
+
+use alloc::vec;
+
+use zeroize::Zeroize;
 
 use crate::mont::{Kernel, Modulus};
 use crate::word::Word;
 
-/// PLACEHOLDER.
+/// `out = base^exp mod n` by left-to-right binary exponentiation.
+///
+/// `base < n` in normal form (`s` limbs), `exp` big-endian bytes (any length; leading zero bytes
+/// are skipped; empty or zero gives 1), `out` has `s` limbs and receives the normal-form result.
+///
+/// Paper 001: `A = M̄`; for each bit below the top one, `A = A²` (the kernel's `sqr`), then
+/// `A = A·M̄` (its `mul`) if the bit is 1; finally leave the Montgomery domain.
+///
+/// Leaks the exponent (bit length and every bit) through timing; the base only flows through the
+/// constant-time kernels. Temporary powers of the base are zeroized.
 pub fn pow_vartime<W: Word>(out: &mut [W], base: &[W], exp: &[u8], m: &Modulus<W>, k: &Kernel<W>) {
-    super::fixed::pow(out, base, exp, m, k, 1)
+    let s = m.limbs();
+    let n = m.n();
+    let n0 = m.n0();
+    let bits = super::exp_bit_len_vartime(exp);
+    let mut scratch = m.scratch();
+    if bits == 0 {
+        // x^0 = 1: REDC(R mod n) = 1 mod n.
+        m.from_mont(out, m.one(), k, &mut scratch);
+        return;
+    }
+    let mut mbar = vec![W::ZERO; s];
+    m.to_mont(&mut mbar, base, k, &mut scratch);
+    let mut acc = mbar.clone();
+    let mut tmp = vec![W::ZERO; s];
+    for i in (0..bits - 1).rev() {
+        (k.sqr)(&mut tmp, &acc, n, n0, &mut scratch);
+        core::mem::swap(&mut acc, &mut tmp);
+        if super::exp_bit(exp, i) == 1 {
+            (k.mul)(&mut tmp, &acc, &mbar, n, n0, &mut scratch);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+    }
+    m.from_mont(out, &acc, k, &mut scratch);
+    mbar.zeroize();
+    acc.zeroize();
+    tmp.zeroize();
+    scratch.zeroize();
 }
