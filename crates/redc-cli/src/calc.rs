@@ -332,23 +332,15 @@ fn below_vartime<W: Word>(x: &[W], n: &[W], flag: &str) -> Result<Vec<W>, CliErr
 }
 
 /// `a·b mod n` by classical or Barrett reduction; `n ≥ 1` trimmed, `a, b < n` in `n.len()` limbs.
-// WIRE: reduce — `redc::reduce::{classical, barrett}` are written in branch `sqr`; once merged,
-// replace the body with:
-//     match kind {
-//         Reduce::Classical => Ok(redc::reduce::classical::mul_mod_vartime::<W>(a, b, n)),
-//         Reduce::Barrett => {
-//             let r = redc::reduce::barrett::Barrett::<W>::new(n)
-//                 .map_err(|e| CliError::failure(format!("--n: {e}")))?;
-//             Ok(r.mul_mod_vartime(a, b))
-//         }
-//         Reduce::Montgomery => Err(CliError::failure("montgomery is not a baseline")),
-//     }
 fn reduce_mul_mod<W: Word>(kind: Reduce, a: &[W], b: &[W], n: &[W]) -> Result<Vec<W>, CliError> {
-    let _ = (a, b, n);
-    Err(CliError::failure(format!(
-        "mulmod --reduce {}: not yet available",
-        kind.name()
-    )))
+    let fail = |e: redc::Error| CliError::failure(format!("mulmod --reduce {}: {e}", kind.name()));
+    match kind {
+        Reduce::Classical => redc::reduce::classical::mul_mod_vartime::<W>(a, b, n).map_err(fail),
+        Reduce::Barrett => redc::reduce::barrett::Barrett::<W>::new(n)
+            .and_then(|r| r.mul_mod_vartime(a, b))
+            .map_err(fail),
+        Reduce::Montgomery => Err(CliError::failure("montgomery is not a baseline")),
+    }
 }
 
 fn powm(a: &PowmArgs) -> Result<String, CliError> {

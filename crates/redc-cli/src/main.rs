@@ -55,13 +55,21 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
                 _ => {
-                    // One line: clap's first line ("error: ..."), without the usage block.
+                    // One line: clap's first paragraph ("error: ..." and, for missing
+                    // arguments, the names that follow), without the usage block.
                     let text = e.render().to_string();
-                    let first = text
+                    let para: Vec<&str> = text
                         .lines()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("error: invalid usage");
-                    eprintln!("redc: {}", first.trim_start_matches("error: "));
+                        .skip_while(|l| l.trim().is_empty())
+                        .take_while(|l| !l.trim().is_empty())
+                        .map(str::trim)
+                        .collect();
+                    let msg = if para.is_empty() {
+                        "error: invalid usage".to_string()
+                    } else {
+                        para.join(" ")
+                    };
+                    eprintln!("redc: {}", msg.trim_start_matches("error: "));
                     return ExitCode::from(2);
                 }
             }
