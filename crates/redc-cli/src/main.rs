@@ -11,6 +11,7 @@ mod crypt;
 mod genkey;
 mod io;
 mod pubkey;
+mod rsa_speed;
 mod sign;
 mod speed;
 

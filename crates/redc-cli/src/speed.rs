@@ -1,19 +1,24 @@
-//! `redc speed`: how long one Montgomery multiplication takes, for every REDC algorithm of the
-//! papers at both word sizes and the usual RSA sizes (an interim table; the RSA sign/verify
-//! table comes later, and this one stays behind a `--mont` option).
+//! `redc speed`: RSA sign/s and verify/s per key size, like `openssl speed rsa` (optionally
+//! racing the `openssl` on PATH in the same run), or with `--mont` the time of one Montgomery
+//! multiplication for every REDC algorithm of the papers at both word sizes.
 //!
-//! Each cell is the median of several short timed runs of a chain of products (`a ← a·b·R⁻¹`,
-//! each one waiting for the last, as in an exponentiation) with a random odd modulus whose top
-//! bit is set. The table goes to stdout, progress to stderr.
+//! The RSA figures come from [`crate::rsa_speed`], through the library's public API. For the
+//! Montgomery table, each cell is the median of several short timed runs of a chain of products
+//! (`a ← a·b·R⁻¹`, each one waiting for the last, as in an exponentiation) with a random odd
+//! modulus whose top bit is set. Tables go to stdout, progress to stderr.
 
 use std::hint::black_box;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use rand_core::{OsRng, RngCore};
+use redc::mont::backend::Backend;
 use redc::mont::{Algorithm, Modulus};
+use redc::rsa::max_primes;
 use redc::word::Word;
 
+use crate::rsa_speed::{self, median, Row, Subject};
 use crate::CliError;
 
 /// The sizes the Montgomery table measures.
@@ -22,12 +27,33 @@ const MONT_BITS: [usize; 3] = [1024, 2048, 4096];
 /// Timed runs per cell; the cell is their median.
 const RUNS: usize = 5;
 
+/// Alternating rounds per RSA measurement; each figure is their median.
+const ROUNDS: usize = 3;
+
 /// Arguments of `redc speed`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Time budget per table cell, in seconds (0 < S <= 60).
-    #[arg(long, value_name = "S", default_value = "0.3", value_parser = parse_seconds)]
-    seconds: f64,
+    /// RSA key sizes in bits, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1024,2048,3072,4096")]
+    bits: Vec<usize>,
+    /// Number of primes of each key (2, or up to 3 from 1024 bits, 4 from 4096, 5 from 8192).
+    #[arg(long, default_value_t = 2)]
+    primes: usize,
+    /// Measuring time per figure, in seconds (0 < S <= 60); split into alternating rounds.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    seconds: Option<f64>,
+    /// Print the results as JSON: {"results": [{"bits", "primes", "backend", "sign_per_s", "verify_per_s", ...}]}.
+    #[arg(long)]
+    json: bool,
+    /// Also run `openssl speed` for the same sizes, alternately with redc, and report the ratio.
+    #[arg(long)]
+    vs_openssl: bool,
+    /// The openssl binary to race (implies --vs-openssl; default: `openssl` on PATH).
+    #[arg(long, value_name = "PATH")]
+    openssl: Option<PathBuf>,
+    /// Instead of RSA, the ns per Montgomery multiplication of every algorithm and word size.
+    #[arg(long)]
+    mont: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -37,11 +63,98 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Runs `redc speed`: the Montgomery multiplication table.
+/// Runs `redc speed`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let table = mont_table(&MONT_BITS, args.seconds)?;
-    print!("{}", table.render());
+    if args.mont {
+        let table = mont_table(&MONT_BITS, args.seconds.unwrap_or(0.3))?;
+        if args.json {
+            let text = serde_json::to_string_pretty(&table)
+                .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+            println!("{text}");
+        } else {
+            print!("{}", table.render());
+        }
+        return Ok(());
+    }
+    let rows = rsa_rows(&args)?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "results": rows }))
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        rsa_speed::print_table(&rows);
+    }
     Ok(())
+}
+
+/// Measures every requested size, alternating with OpenSSL when asked.
+fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
+    if args.bits.is_empty() {
+        return Err(CliError::usage("--bits: give at least one key size"));
+    }
+    for &bits in &args.bits {
+        if !(1024..=16384).contains(&bits) {
+            return Err(CliError::usage(format!(
+                "--bits: {bits} is outside 1024..=16384"
+            )));
+        }
+        if args.primes < 2 || args.primes > max_primes(bits) {
+            return Err(CliError::usage(format!(
+                "--primes {} is not allowed for a {bits}-bit key (2..={})",
+                args.primes,
+                max_primes(bits)
+            )));
+        }
+    }
+    let backend = Backend::active().map_err(|e| CliError::failure(format!("REDC_BACKEND: {e}")))?;
+    let openssl = match (&args.openssl, args.vs_openssl) {
+        (Some(p), _) => Some(p.clone()),
+        (None, true) => Some(PathBuf::from("openssl")),
+        (None, false) => None,
+    };
+    let seconds = args.seconds.unwrap_or(1.0);
+    let round = Duration::from_secs_f64(seconds / ROUNDS as f64);
+    let ossl_seconds = (seconds / ROUNDS as f64).ceil().max(1.0) as u64;
+    let mut rows = Vec::new();
+    for &bits in &args.bits {
+        eprintln!(
+            "redc speed: {bits}-bit {}-prime key: generating",
+            args.primes
+        );
+        let subject = Subject::new(bits, args.primes)?;
+        let (mut sign, mut verify, mut osign, mut overify) = (vec![], vec![], vec![], vec![]);
+        for r in 0..ROUNDS {
+            eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} redc", r + 1);
+            sign.push(subject.sign_rate(round)?);
+            verify.push(subject.verify_rate(round)?);
+            if let Some(path) = &openssl {
+                eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} openssl", r + 1);
+                let (s, v) = rsa_speed::openssl_speed(path, bits, args.primes, ossl_seconds)?;
+                osign.push(s);
+                overify.push(v);
+            }
+        }
+        let mut row = Row {
+            bits,
+            primes: args.primes,
+            backend: backend.name().to_string(),
+            sign_per_s: median(sign),
+            verify_per_s: median(verify),
+            openssl_sign_per_s: None,
+            openssl_verify_per_s: None,
+            sign_ratio: None,
+            verify_ratio: None,
+        };
+        if openssl.is_some() {
+            let (s, v) = (median(osign), median(overify));
+            row.openssl_sign_per_s = Some(s);
+            row.openssl_verify_per_s = Some(v);
+            row.sign_ratio = Some(row.sign_per_s / s);
+            row.verify_ratio = Some(row.verify_per_s / v);
+        }
+        rows.push(row);
+    }
+    Ok(rows)
 }
 
 /// Nanoseconds per Montgomery multiplication: one row per algorithm, one column per

@@ -1,0 +1,236 @@
+//! The RSA table of `redc speed`: sign/s and verify/s per key size, like `openssl speed rsa`,
+//! optionally alternating with `openssl speed` for the same sizes and reporting the ratio.
+//!
+//! Every figure is measured through the library's public API, the same calls a user makes: a
+//! full PKCS#1 v1.5 SHA-256 signature (hash, pad, constant-time CRT, fault check) and a full
+//! verification with e = 65537.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use rand_core::OsRng;
+use redc::rsa::{HashAlg, Pkcs1v15Sign, RsaPrivateKey};
+
+use crate::CliError;
+
+/// One measured row.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    /// Modulus size.
+    pub bits: usize,
+    /// Number of primes.
+    pub primes: usize,
+    /// The backend the private operation ran on.
+    pub backend: String,
+    /// Full signatures per second (median of the rounds).
+    pub sign_per_s: f64,
+    /// Full verifications per second (median of the rounds).
+    pub verify_per_s: f64,
+    /// OpenSSL's signatures per second, measured alternately in the same run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openssl_sign_per_s: Option<f64>,
+    /// OpenSSL's verifications per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openssl_verify_per_s: Option<f64>,
+    /// redc sign/s ÷ OpenSSL sign/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sign_ratio: Option<f64>,
+    /// redc verify/s ÷ OpenSSL verify/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify_ratio: Option<f64>,
+}
+
+/// Median of a non-empty list.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        return 0.0;
+    }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Runs `op` repeatedly for about `budget` and returns operations per second.
+fn rate(budget: Duration, mut op: impl FnMut()) -> f64 {
+    op(); // warm-up: tables, caches, lazily detected backend
+    let start = Instant::now();
+    let mut count = 0u64;
+    loop {
+        op();
+        count += 1;
+        let el = start.elapsed();
+        if el >= budget {
+            return count as f64 / el.as_secs_f64();
+        }
+    }
+}
+
+/// A redc key and a signature ready for the timing loops.
+pub struct Subject {
+    key: RsaPrivateKey,
+    msg: Vec<u8>,
+    sig: Vec<u8>,
+}
+
+impl Subject {
+    /// Generates a `bits`-bit key with `primes` primes (e = 65537).
+    pub fn new(bits: usize, primes: usize) -> Result<Self, CliError> {
+        let key = RsaPrivateKey::new_multi_prime(&mut OsRng, bits, primes).map_err(|e| {
+            CliError::failure(format!(
+                "cannot generate a {bits}-bit {primes}-prime key: {e}"
+            ))
+        })?;
+        let msg = b"redc speed: the message every signature covers".to_vec();
+        let sig = Self::sign_with(&key, &msg)?;
+        Ok(Subject { key, msg, sig })
+    }
+
+    fn sign_with(key: &RsaPrivateKey, msg: &[u8]) -> Result<Vec<u8>, CliError> {
+        let digest = HashAlg::Sha256.digest(msg);
+        key.sign(Pkcs1v15Sign::from_hash(HashAlg::Sha256), &digest)
+            .map_err(|e| CliError::failure(format!("signing failed: {e}")))
+    }
+
+    /// Full signatures per second over about `budget`.
+    pub fn sign_rate(&self, budget: Duration) -> Result<f64, CliError> {
+        let mut failed = None;
+        let r = rate(budget, || {
+            if let Err(e) = Self::sign_with(&self.key, std::hint::black_box(&self.msg)) {
+                failed = Some(e);
+            }
+        });
+        failed.map_or(Ok(r), Err)
+    }
+
+    /// Full verifications per second over about `budget`.
+    pub fn verify_rate(&self, budget: Duration) -> Result<f64, CliError> {
+        let public = self.key.public_key();
+        let mut failed = false;
+        let r = rate(budget, || {
+            let digest = HashAlg::Sha256.digest(std::hint::black_box(&self.msg));
+            failed |= public
+                .verify(Pkcs1v15Sign::from_hash(HashAlg::Sha256), &digest, &self.sig)
+                .is_err();
+        });
+        if failed {
+            return Err(CliError::failure(
+                "a signature failed to verify during the benchmark",
+            ));
+        }
+        Ok(r)
+    }
+}
+
+/// Runs `openssl speed` for one size and returns (sign/s, verify/s), from its `-mr` output
+/// (`+F2:index:bits:sign_per_s:verify_per_s` in OpenSSL 3).
+pub fn openssl_speed(
+    openssl: &Path,
+    bits: usize,
+    primes: usize,
+    seconds: u64,
+) -> Result<(f64, f64), CliError> {
+    let mut cmd = Command::new(openssl);
+    cmd.args(["speed", "-mr", "-seconds", &seconds.max(1).to_string()]);
+    if primes != 2 {
+        cmd.args(["-primes", &primes.to_string()]);
+    }
+    cmd.arg(format!("rsa{bits}"));
+    let out = cmd
+        .output()
+        .map_err(|e| CliError::failure(format!("cannot run {}: {e}", openssl.display())))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_openssl_mr(&text, bits).ok_or_else(|| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        CliError::failure(format!(
+            "could not read `openssl speed rsa{bits}` output{}",
+            err.lines()
+                .next()
+                .map(|l| format!(": {l}"))
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// Parses the `+F2` line of `openssl speed -mr` for `bits`.
+pub fn parse_openssl_mr(text: &str, bits: usize) -> Option<(f64, f64)> {
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("+F2:") else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split(':').collect();
+        if f.len() >= 4 && f[1].parse::<usize>().ok() == Some(bits) {
+            let sign: f64 = f[2].parse().ok()?;
+            let verify: f64 = f[3].parse().ok()?;
+            if sign > 0.0 && verify > 0.0 {
+                return Some((sign, verify));
+            }
+        }
+    }
+    None
+}
+
+/// Prints the rows as `openssl speed` does, with OpenSSL's figures and the ratios when present.
+pub fn print_table(rows: &[Row]) {
+    let with_ossl = rows.iter().any(|r| r.openssl_sign_per_s.is_some());
+    if with_ossl {
+        println!(
+            "{:<26} {:>10} {:>10} {:>10} {:>12} {:>13} {:>13} {:>7} {:>7}",
+            "",
+            "sign",
+            "verify",
+            "sign/s",
+            "verify/s",
+            "openssl sign/s",
+            "openssl ver/s",
+            "sign×",
+            "verify×"
+        );
+    } else {
+        println!(
+            "{:<26} {:>10} {:>10} {:>10} {:>12}",
+            "", "sign", "verify", "sign/s", "verify/s"
+        );
+    }
+    for r in rows {
+        let label = format!("rsa {} bits {}p {}", r.bits, r.primes, r.backend);
+        print!(
+            "{:<26} {:>9.6}s {:>9.6}s {:>10.1} {:>12.1}",
+            label,
+            1.0 / r.sign_per_s,
+            1.0 / r.verify_per_s,
+            r.sign_per_s,
+            r.verify_per_s
+        );
+        if let (Some(s), Some(v), Some(sr), Some(vr)) = (
+            r.openssl_sign_per_s,
+            r.openssl_verify_per_s,
+            r.sign_ratio,
+            r.verify_ratio,
+        ) {
+            print!(" {s:>14.1} {v:>13.1} {sr:>7.2} {vr:>7.2}");
+        }
+        println!();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_openssl_machine_readable_output() {
+        let text =
+            "+DTP:2048:private:rsa:10\n+R1:20480:2048:10.00\n+F2:2:2048:1154.000000:38826.000000\n";
+        let (s, v) = parse_openssl_mr(text, 2048).unwrap();
+        assert_eq!((s, v), (1154.0, 38826.0));
+        assert!(parse_openssl_mr(text, 4096).is_none());
+        assert!(parse_openssl_mr("+F2:2:2048:0:0", 2048).is_none());
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+}

@@ -1,0 +1,152 @@
+//! `redc speed`: the JSON shape the issue spells out, the OpenSSL race, and its errors.
+
+use std::process::Command;
+
+fn redc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(args)
+        .output()
+        .expect("run redc")
+}
+
+#[test]
+fn json_rows_have_the_documented_keys() {
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024,2048",
+        "--primes",
+        "2",
+        "--seconds",
+        "0.06",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
+    let rows = v["results"].as_array().expect("results array");
+    assert_eq!(rows.len(), 2);
+    for (row, bits) in rows.iter().zip([1024, 2048]) {
+        assert_eq!(row["bits"], bits);
+        assert_eq!(row["primes"], 2);
+        let backend = row["backend"].as_str().unwrap();
+        assert!(["portable", "mulx", "ifma"].contains(&backend), "{backend}");
+        assert!(row["sign_per_s"].as_f64().unwrap() > 0.0);
+        assert!(row["verify_per_s"].as_f64().unwrap() > row["sign_per_s"].as_f64().unwrap());
+        assert!(row.get("openssl_sign_per_s").is_none());
+    }
+}
+
+#[test]
+fn multi_prime_and_forced_portable_backend() {
+    let out = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args([
+            "speed",
+            "--bits",
+            "1024",
+            "--primes",
+            "3",
+            "--seconds",
+            "0.06",
+            "--json",
+        ])
+        .env("REDC_BACKEND", "portable")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"][0]["primes"], 3);
+    assert_eq!(v["results"][0]["backend"], "portable");
+}
+
+#[test]
+fn races_openssl_and_reports_the_ratio() {
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024",
+        "--seconds",
+        "0.3",
+        "--json",
+        "--vs-openssl",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &v["results"][0];
+    let ours = row["sign_per_s"].as_f64().unwrap();
+    let theirs = row["openssl_sign_per_s"].as_f64().unwrap();
+    assert!(theirs > 0.0);
+    assert!((row["sign_ratio"].as_f64().unwrap() - ours / theirs).abs() < 1e-9);
+    assert!(row["verify_ratio"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn errors_are_one_line() {
+    for (args, code) in [
+        (vec!["speed", "--bits", "512"], 2),
+        (vec!["speed", "--bits", "2048", "--primes", "4"], 2),
+        (vec!["speed", "--seconds", "0"], 2),
+        (vec!["speed", "--bits", "abc"], 2),
+        (
+            vec![
+                "speed",
+                "--bits",
+                "1024",
+                "--seconds",
+                "0.05",
+                "--openssl",
+                "/nonexistent/openssl",
+            ],
+            1,
+        ),
+    ] {
+        let out = redc(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(
+            err.lines()
+                .filter(|l| l.starts_with("redc: ") && !l.starts_with("redc: speed"))
+                .count(),
+            1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn mont_table_lists_every_algorithm() {
+    let out = redc(&["speed", "--mont", "--seconds", "0.01"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for algo in [
+        "sos",
+        "cios",
+        "fios",
+        "fips",
+        "cihs",
+        "itoh",
+        "itoh-enhanced",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().next() == Some(algo)),
+            "{algo} missing:\n{text}"
+        );
+    }
+}
