@@ -17,6 +17,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::mulx_cios as cios;
 use super::mulx_sized as sized;
 use crate::mont::{scratch_len, Kernel};
 use crate::nat;
@@ -70,6 +71,17 @@ pub fn kernel(_: Token) -> Kernel<u64> {
     }
 }
 
+/// The previous MULX kernel (SOS rows with the accumulator in memory at every size), kept for
+/// differential tests and benchmarks; needs the [`Token`].
+#[doc(hidden)]
+pub fn kernel_sos(_: Token) -> Kernel<u64> {
+    Kernel {
+        mul: mont_mul_sos,
+        sqr: mont_sqr,
+        name: "mulx-sos",
+    }
+}
+
 /// Checks the kernel contract's lengths; a violation panics (it would otherwise let the
 /// assembly read or write out of bounds). Returns `s`.
 fn check(out: &[u64], a: &[u64], n: &[u64], scratch: &[u64]) -> usize {
@@ -79,8 +91,27 @@ fn check(out: &[u64], a: &[u64], n: &[u64], scratch: &[u64]) -> usize {
 }
 
 /// `out = a·b·R⁻¹ mod n`; the kernel contract of [`crate::mont`]. Only reachable through
-/// [`kernel`], i.e. on a CPU with BMI2 and ADX.
+/// [`kernel`], i.e. on a CPU with BMI2 and ADX. The RSA prime sizes run the block-interleaved
+/// CIOS kernels, the others the SOS rows of [`mont_mul_sos`].
 fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let s = check(out, a, n, scratch);
+    assert_eq!(b.len(), s);
+    match cios_mul(s) {
+        Some(f) => {
+            let t = scratch.as_mut_ptr();
+            // SAFETY: only handed out by `kernel`, whose `Token` proves BMI2 and ADX; `check`
+            // proved a, b, n have s limbs and scratch 2s + 4 ≥ s + 4 limbs.
+            unsafe { f(t, a.as_ptr(), b.as_ptr(), n.as_ptr(), n0) };
+            nat::final_sub(out, &scratch[..s + 1], n);
+        }
+        None => mont_mul_sos(out, a, b, n, n0, scratch),
+    }
+}
+
+/// `out = a·b·R⁻¹ mod n` by SOS rows (product, then reduction) with the accumulator in
+/// memory; the kernel contract of [`crate::mont`]. Only reachable through [`kernel`] and
+/// [`kernel_sos`].
+fn mont_mul_sos(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = check(out, a, n, scratch);
     assert_eq!(b.len(), s);
     let t = scratch.as_mut_ptr();
@@ -103,6 +134,23 @@ fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
         }
     };
     finish(out, scratch, n, cy);
+}
+
+/// A size-specialised block-interleaved CIOS kernel ([`mulx_cios`](super::mulx_cios)), if `s`
+/// has one.
+type CiosFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64);
+
+fn cios_mul(s: usize) -> Option<CiosFn> {
+    Some(match s {
+        8 => cios::mul8,
+        12 => cios::mul12,
+        16 => cios::mul16,
+        24 => cios::mul24,
+        32 => cios::mul32,
+        48 => cios::mul48,
+        64 => cios::mul64,
+        _ => return None,
+    })
 }
 
 /// `out = a²·R⁻¹ mod n` by the dedicated squaring; the kernel contract of [`crate::mont`].
