@@ -54,11 +54,6 @@ fn bench_backends(c: &mut Criterion) {
     g.warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_secs(1));
     let mut kernels = vec![portable_kernel()];
-    // The previous MULX kernel (SOS rows in memory), for comparison in the same run.
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = redc::mont::backend::mulx::Token::get() {
-        kernels.push(redc::mont::backend::mulx::kernel_sos(t));
-    }
     for b in Backend::available().filter(|&b| b != Backend::Portable) {
         kernels.push(b.kernel().expect("available backend"));
     }

@@ -27,11 +27,6 @@ fn fast_kernels() -> Vec<Kernel<u64>> {
             eprintln!("backend {} not available on this CPU: skipped", b.name());
         }
     }
-    // The previous MULX kernel (SOS rows in memory), kept for comparison.
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = redc::mont::backend::mulx::Token::get() {
-        v.push(redc::mont::backend::mulx::kernel_sos(t));
-    }
     v
 }
 

@@ -11,8 +11,6 @@ use crate::mont::{Algorithm, Kernel, SqrVariant};
 #[cfg(target_arch = "x86_64")]
 pub mod mulx;
 #[cfg(target_arch = "x86_64")]
-mod mulx_cios;
-#[cfg(target_arch = "x86_64")]
 mod mulx_sized;
 
 /// A family of kernels.
