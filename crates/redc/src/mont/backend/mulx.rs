@@ -11,10 +11,10 @@
 //!   OF intact across iterations) driven from Rust.
 //!
 //! The sized kernels finish with an unrolled assembly copy of the masked final subtraction
-//! ([`mulx_sized::final_sub`](super::mulx_sized)), the looped ones with [`nat::final_sub`]; either
-//! way the output is bit-identical to the portable kernels'. The assembly is only sound on CPUs with BMI2 and ADX: the kernel function
-//! pointers are handed out only through [`kernel`], which needs a [`Token`], which only
-//! [`Token::get`] makes after the CPU said so.
+//! (`mulx_sized::final_sub`), the looped ones with [`nat::final_sub`]; either way the output
+//! is bit-identical to the portable kernels'. The assembly is only sound on CPUs with BMI2 and
+//! ADX: the kernel function pointers are handed out only through [`kernel`], which needs a
+//! [`Token`], which only [`Token::get`] makes after the CPU said so.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

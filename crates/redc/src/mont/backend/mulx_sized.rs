@@ -285,7 +285,7 @@ macro_rules! sized {
         ".endr\n"
     };
     (@open false, $count:expr) => {
-        concat!("mov $", stringify!($count), ", {cnt:e}\n", "2:\n")
+        concat!("mov $", stringify!($count), ", {cnt:e}\n", ".p2align 5\n", "2:\n")
     };
     (@close false) => {
         "dec {cnt:e}\njnz 2b\n"
