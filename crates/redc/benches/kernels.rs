@@ -51,6 +51,8 @@ fn bench_mul(c: &mut Criterion) {
 /// backend the CPU has) at the RSA prime sizes: 512-bit (8 limbs) to 4096-bit (64 limbs).
 fn bench_backends(c: &mut Criterion) {
     let mut g = c.benchmark_group("backend");
+    g.warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1));
     let mut kernels = vec![portable_kernel()];
     for b in Backend::available().filter(|&b| b != Backend::Portable) {
         kernels.push(b.kernel().expect("available backend"));

@@ -10,10 +10,11 @@
 //! - Every other size runs the same rows as short `asm!` loops (`lea` and `jrcxz` keep CF and
 //!   OF intact across iterations) driven from Rust.
 //!
-//! Both finish with the masked [`nat::final_sub`], so the output is bit-identical to the
-//! portable kernels'. The assembly is only sound on CPUs with BMI2 and ADX: the kernel function
-//! pointers are handed out only through [`kernel`], which needs a [`Token`], which only
-//! [`Token::get`] makes after the CPU said so.
+//! The sized kernels finish with an unrolled assembly copy of the masked final subtraction
+//! (`mulx_sized::final_sub`), the looped ones with [`nat::final_sub`]; either way the output
+//! is bit-identical to the portable kernels'. The assembly is only sound on CPUs with BMI2 and
+//! ADX: the kernel function pointers are handed out only through [`kernel`], which needs a
+//! [`Token`], which only [`Token::get`] makes after the CPU said so.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -78,24 +79,33 @@ fn check(out: &[u64], a: &[u64], n: &[u64], scratch: &[u64]) -> usize {
     s
 }
 
-/// `out = a·b·R⁻¹ mod n`; the kernel contract of [`crate::mont`]. Only reachable through
-/// [`kernel`], i.e. on a CPU with BMI2 and ADX.
+/// `out = a·b·R⁻¹ mod n` by SOS rows (product, then reduction); the kernel contract of
+/// [`crate::mont`]. Only reachable through [`kernel`], i.e. on a CPU with BMI2 and ADX.
 fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = check(out, a, n, scratch);
     assert_eq!(b.len(), s);
     let t = scratch.as_mut_ptr();
     let (a, b, np) = (a.as_ptr(), b.as_ptr(), n.as_ptr());
+    let o = out.as_mut_ptr();
+    // The sized kernels finish with the unrolled assembly final subtraction.
+    macro_rules! sized_mul {
+        ($f:ident, $s:literal) => {{
+            let cy = sized::$f(t, a, b, np, n0);
+            sized::final_sub::<$s>(o, t, cy, np);
+            return;
+        }};
+    }
     // SAFETY: this function is only handed out by `kernel`, whose `Token` proves BMI2 and ADX;
-    // `check` proved a, b, n have s limbs and scratch at least 2s + 4 ≥ 2s + 1.
+    // `check` proved out, a, b, n have s limbs and scratch at least 2s + 4 ≥ 2s + 1.
     let cy = unsafe {
         match s {
-            8 => sized::mul8(t, a, b, np, n0),
-            12 => sized::mul12(t, a, b, np, n0),
-            16 => sized::mul16(t, a, b, np, n0),
-            24 => sized::mul24(t, a, b, np, n0),
-            32 => sized::mul32(t, a, b, np, n0),
-            48 => sized::mul48(t, a, b, np, n0),
-            64 => sized::mul64(t, a, b, np, n0),
+            8 => sized_mul!(mul8, 8),
+            12 => sized_mul!(mul12, 12),
+            16 => sized_mul!(mul16, 16),
+            24 => sized_mul!(mul24, 24),
+            32 => sized_mul!(mul32, 32),
+            48 => sized_mul!(mul48, 48),
+            64 => sized_mul!(mul64, 64),
             _ => {
                 product_any(t, a, b, s);
                 reduce_any(t, np, n0, s)
@@ -111,16 +121,24 @@ fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64])
     let s = check(out, a, n, scratch);
     let t = scratch.as_mut_ptr();
     let (a, np) = (a.as_ptr(), n.as_ptr());
+    let o = out.as_mut_ptr();
+    macro_rules! sized_sqr {
+        ($f:ident, $s:literal) => {{
+            let cy = sized::$f(t, a, np, n0);
+            sized::final_sub::<$s>(o, t, cy, np);
+            return;
+        }};
+    }
     // SAFETY: as in `mont_mul`.
     let cy = unsafe {
         match s {
-            8 => sized::sqr8(t, a, np, n0),
-            12 => sized::sqr12(t, a, np, n0),
-            16 => sized::sqr16(t, a, np, n0),
-            24 => sized::sqr24(t, a, np, n0),
-            32 => sized::sqr32(t, a, np, n0),
-            48 => sized::sqr48(t, a, np, n0),
-            64 => sized::sqr64(t, a, np, n0),
+            8 => sized_sqr!(sqr8, 8),
+            12 => sized_sqr!(sqr12, 12),
+            16 => sized_sqr!(sqr16, 16),
+            24 => sized_sqr!(sqr24, 24),
+            32 => sized_sqr!(sqr32, 32),
+            48 => sized_sqr!(sqr48, 48),
+            64 => sized_sqr!(sqr64, 64),
             _ => {
                 square_any(t, a, s);
                 reduce_any(t, np, n0, s)

@@ -66,6 +66,10 @@ macro_rules! row_addmul {
             ".if rc_j + rc_st0\n",
             "mov ", $hp, ", rc_db+8*rc_j({t})\n",
             ".endif\n",
+            // A reduction row keeps column 1 (the next row's T[i+1]) for the next m.
+            ".if (rc_st0 == 0) && (rc_j == 1)\n",
+            "mov ", $hp, ", {nm}\n",
+            ".endif\n",
             ".if rc_j == rc_len - 1\n",
             "adox {z}, ", $hc, "\n",
             ".else\n",
@@ -114,11 +118,14 @@ macro_rules! reduction {
             ".set rc_sb, 0\n",
             ".set rc_db, 0\n",
             ".set rc_st0, 0\n",
+            // m = T[i]·n' mod W: the multiplier that makes the row's column 0 vanish. Each
+            // row computes the next row's m from its column 1 in a register (`nm`), so the
+            // chain from row to row does not wait for a store to reach a load.
+            "mov ({t}), {nm}\n",
+            "imul {n0}, {nm}\n",
             $head,
-            // m = T[i]·n' mod W: the multiplier that makes the row's column 0 vanish.
+            "mov {nm}, %rdx\n",
             "mov ({t}), {h1}\n",
-            "mov {h1}, %rdx\n",
-            "imul {n0}, %rdx\n",
             "xor {z:e}, {z:e}\n",
             row_addmul!("{n}"),
             // T[i+S] += carry word + cy; at most one carry out (the sum is < 2W).
@@ -127,6 +134,7 @@ macro_rules! reduction {
             "adc $0, {cy:e}\n",
             "add {h0}, 8*rc_len({t})\n",
             "adc $0, {cy:e}\n",
+            "imul {n0}, {nm}\n",
             "lea 8({t}), {t}\n",
             $tail,
         )
@@ -184,6 +192,7 @@ macro_rules! sized {
                     h1 = out(reg) _,
                     z = out(reg) _,
                     cnt = out(reg) _,
+                    nm = out(reg) _,
                     out("rdx") _,
                     options(att_syntax, nostack),
                 );
@@ -260,6 +269,7 @@ macro_rules! sized {
                     h1 = out(reg) _,
                     z = out(reg) _,
                     cnt = out(reg) _,
+                    nm = out(reg) _,
                     out("rdx") _,
                     options(att_syntax, nostack),
                 );
@@ -275,7 +285,7 @@ macro_rules! sized {
         ".endr\n"
     };
     (@open false, $count:expr) => {
-        concat!("mov $", stringify!($count), ", {cnt:e}\n", "2:\n")
+        concat!("mov $", stringify!($count), ", {cnt:e}\n", ".p2align 5\n", "2:\n")
     };
     (@close false) => {
         "dec {cnt:e}\njnz 2b\n"
@@ -289,3 +299,59 @@ sized!(mul24, sqr24, 24, false);
 sized!(mul32, sqr32, 32, false);
 sized!(mul48, sqr48, 48, false);
 sized!(mul64, sqr64, 64, false);
+
+/// The masked final subtraction for `S` limbs in one unrolled `asm!` block: `out = u − n` if
+/// that does not borrow, else `out = u`, where `u = T[S..2S] + cy·R` (`u < 2n`). The borrow
+/// becomes a mask through `sbb` (no branch), and the choice is `out ^= mask & (u ^ out)` on every
+/// word; the same result as [`crate::nat::final_sub`].
+///
+/// # Safety
+/// `t` is valid for `2S` limb reads, `n` for `S` reads, `out` for `S` writes (x86-64 only;
+/// no extension needed).
+#[inline(always)]
+pub(super) unsafe fn final_sub<const S: usize>(
+    out: *mut u64,
+    t: *const u64,
+    cy: u64,
+    n: *const u64,
+) {
+    // SAFETY: the caller guarantees the sizes; the offsets are fixed by S, no stack is used.
+    unsafe {
+        core::arch::asm!(
+            ".set fs_j, 0",
+            ".rept {s}",
+            "mov 8*({s}+fs_j)({t}), {x}",
+            ".if fs_j == 0",
+            "sub ({n}), {x}",
+            ".else",
+            "sbb 8*fs_j({n}), {x}",
+            ".endif",
+            "mov {x}, 8*fs_j({out})",
+            ".set fs_j, fs_j + 1",
+            ".endr",
+            // The top word cy ∈ {0, 1} absorbs the borrow or borrows itself: u < n.
+            "sbb $0, {cy}",
+            // mask = all ones iff u < n (keep u).
+            "sbb {m}, {m}",
+            ".set fs_j, 0",
+            ".rept {s}",
+            "mov 8*({s}+fs_j)({t}), {x}",
+            "mov 8*fs_j({out}), {y}",
+            "xor {y}, {x}",
+            "and {m}, {x}",
+            "xor {y}, {x}",
+            "mov {x}, 8*fs_j({out})",
+            ".set fs_j, fs_j + 1",
+            ".endr",
+            s = const S,
+            t = in(reg) t,
+            n = in(reg) n,
+            out = in(reg) out,
+            cy = inout(reg) cy => _,
+            x = out(reg) _,
+            y = out(reg) _,
+            m = out(reg) _,
+            options(att_syntax, nostack),
+        );
+    }
+}
