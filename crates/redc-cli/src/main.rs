@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod calc;
 mod cli_error;
 mod speed;
+mod tables;
 
 pub use cli_error::CliError;
 
@@ -25,6 +26,8 @@ enum Command {
     Calc(calc::Args),
     /// Measure Montgomery multiplication and RSA speed.
     Speed(speed::Args),
+    /// Re-measure the papers' tables: results.json, report.md and SVG plots.
+    Tables(tables::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Calc(a) => calc::run(a),
         Command::Speed(a) => speed::run(a),
+        Command::Tables(a) => tables::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
