@@ -70,8 +70,8 @@ impl Mode {
             Mode::Quick => Budget {
                 window: ms(2),
                 min_reps: 7,
-                max_reps: 51,
-                total: ms(300),
+                max_reps: 41,
+                total: ms(200),
             },
             Mode::Full => Budget {
                 window: ms(4),

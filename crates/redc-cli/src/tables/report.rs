@@ -594,7 +594,7 @@ fn rsa_vs_openssl(t: &Table) -> String {
             p.map_or("—".into(), |p| times(p.3)),
         );
     }
-    s.push_str("\nPaper 002's Table 4 (CRT decryption, sliding window of 5 bits; 512 and 768 bits also printed: 237/313 µs and 512/659 µs) is quoted from the OCR text, in which its caption repeats Table 3's (\"total time of the 1-time execution of our REDC algorithm\"); the body text and the figures (1,090 decryptions per second at 1024 bits ≈ 917 µs) show that it times the whole CRT decryption. OpenSSL's figure is `1e6 ÷ sign/s` from `openssl speed -mr -seconds 1 rsaNNNN` (its `+F2` line), measured in the same run.\n\nWhat it shows:\n\n");
+    s.push_str("\nPaper 002's Table 4 (CRT decryption, sliding window of 5 bits; 512 and 768 bits also printed: 237/313 µs and 512/659 µs) is quoted from the OCR text, in which its caption repeats Table 3's (\"total time of the 1-time execution of our REDC algorithm\"); the body text and the figures (1,090 decryptions per second at 1024 bits ≈ 917 µs) show that it times the whole CRT decryption. OpenSSL's figure is `1e6 ÷ sign/s` from `openssl speed -mr -seconds 1 rsaNNNN` (its `+F2` line), measured in the same run; without `-elapsed`, `openssl speed` divides by its CPU user time, so like redc's figures it leaves out time the process spent waiting for the CPU.\n\nWhat it shows:\n\n");
     let mut any = false;
     for b in sizes(t) {
         let r = get(t, |r| r.bits == b && is(&r.implementation, "redc"));
