@@ -14,6 +14,7 @@ mod pubkey;
 mod rsa_speed;
 mod sign;
 mod speed;
+mod tables;
 
 pub use cli_error::CliError;
 
@@ -43,6 +44,8 @@ enum Command {
     Encrypt(crypt::Args),
     /// Decrypt a message (OAEP or PKCS#1 v1.5).
     Decrypt(crypt::Args),
+    /// Re-measure the papers' tables: results.json, report.md and SVG plots.
+    Tables(tables::Args),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => sign::run_verify(a),
         Command::Encrypt(a) => crypt::run_encrypt(a).map(|()| ExitCode::SUCCESS),
         Command::Decrypt(a) => crypt::run_decrypt(a).map(|()| ExitCode::SUCCESS),
+        Command::Tables(a) => tables::run(a).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
