@@ -2,6 +2,7 @@
 //! generated key, with CRT over 2..=4 primes or without CRT (`primes` = 1, the 2-prime key's
 //! `c^d mod n`). Keys are generated once per (size, prime count) and reused across tables.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hint::black_box;
 
@@ -26,13 +27,15 @@ pub fn private_op_us(
         1 => (2, PrivateMode::NonCrt),
         k => (k, PrivateMode::Crt),
     };
-    if !keys.0.contains_key(&(bits, nprimes)) {
-        ctx.step(format!("generating a {bits}-bit {nprimes}-prime key"));
-        let key = RsaPrivateKey::new_multi_prime(&mut rand_core::OsRng, bits, nprimes)
-            .map_err(|e| format!("{bits}-bit {nprimes}-prime key generation: {e}"))?;
-        keys.0.insert((bits, nprimes), key);
-    }
-    let key = &keys.0[&(bits, nprimes)];
+    let key = match keys.0.entry((bits, nprimes)) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => {
+            ctx.step(format!("generating a {bits}-bit {nprimes}-prime key"));
+            let key = RsaPrivateKey::new_multi_prime(&mut rand_core::OsRng, bits, nprimes)
+                .map_err(|e| format!("{bits}-bit {nprimes}-prime key generation: {e}"))?;
+            e.insert(key)
+        }
+    };
     // A full-size input below 2^(bits-1) < n.
     let input = Rng::new(bits as u64).below(bits);
     let mut failed = None;
