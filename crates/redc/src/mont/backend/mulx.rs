@@ -5,7 +5,8 @@
 //! CF, the high halves on OF) while the multiplier runs ahead: Itoh's pipelined REDC and
 //! Furukawa et al.'s enhancement (paper 002; `ALGORITHMS.md`) in today's instructions.
 //!
-//! - The RSA prime sizes 8, 12, 16, 24, 32, 48 and 64 limbs have one `asm!` block per
+//! - The RSA prime sizes 6, 8, 11, 12, 16, 22, 24, 32, 48 and 64 limbs (the primes of 1024- to
+//!   8192-bit keys with 2, 3 or 4 primes) have one `asm!` block per
 //!   operation, unrolled by the assembler ([`mulx_sized`](super::mulx_sized)).
 //! - Every other size runs the same rows as short `asm!` loops (`lea` and `jrcxz` keep CF and
 //!   OF intact across iterations) driven from Rust.
@@ -99,9 +100,12 @@ fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
     // `check` proved out, a, b, n have s limbs and scratch at least 2s + 4 ≥ 2s + 1.
     let cy = unsafe {
         match s {
+            6 => sized_mul!(mul6, 6),
             8 => sized_mul!(mul8, 8),
+            11 => sized_mul!(mul11, 11),
             12 => sized_mul!(mul12, 12),
             16 => sized_mul!(mul16, 16),
+            22 => sized_mul!(mul22, 22),
             24 => sized_mul!(mul24, 24),
             32 => sized_mul!(mul32, 32),
             48 => sized_mul!(mul48, 48),
@@ -132,9 +136,12 @@ fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64])
     // SAFETY: as in `mont_mul`.
     let cy = unsafe {
         match s {
+            6 => sized_sqr!(sqr6, 6),
             8 => sized_sqr!(sqr8, 8),
+            11 => sized_sqr!(sqr11, 11),
             12 => sized_sqr!(sqr12, 12),
             16 => sized_sqr!(sqr16, 16),
+            22 => sized_sqr!(sqr22, 22),
             24 => sized_sqr!(sqr24, 24),
             32 => sized_sqr!(sqr32, 32),
             48 => sized_sqr!(sqr48, 48),

@@ -292,9 +292,12 @@ macro_rules! sized {
     };
 }
 
+sized!(mul6, sqr6, 6, true);
 sized!(mul8, sqr8, 8, true);
+sized!(mul11, sqr11, 11, true);
 sized!(mul12, sqr12, 12, true);
 sized!(mul16, sqr16, 16, true);
+sized!(mul22, sqr22, 22, false);
 sized!(mul24, sqr24, 24, false);
 sized!(mul32, sqr32, 32, false);
 sized!(mul48, sqr48, 48, false);
