@@ -2,6 +2,7 @@
 //! report section per table), checked on a hidden `--smoke` run with tiny sizes and windows.
 //! Speed itself is never asserted.
 
+use std::fs;
 use std::path::Path;
 use std::process::Command;
 
@@ -232,4 +233,63 @@ fn help_hides_the_test_flags() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("--quick") && help.contains("--out"));
     assert!(!help.contains("--smoke") && !help.contains("--only"));
+}
+
+#[test]
+fn readme_block_is_rewritten_with_headline_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let readme = dir.path().join("README.md");
+    let out = dir.path().join("rep");
+    fs::write(
+        &readme,
+        "# title\n\n<!-- redc tables: headline -->\nstale\n<!-- /redc tables -->\n\nafter\n",
+    )
+    .unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(["tables", "--smoke", "--only", "squaring,crt", "--out"])
+        .arg(&out)
+        .arg("--readme")
+        .arg(&readme)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let text = fs::read_to_string(&readme).unwrap();
+    assert!(
+        text.starts_with("# title\n\n<!-- redc tables: headline -->\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("<!-- /redc tables -->\n\nafter\n"), "{text}");
+    assert!(!text.contains("stale"));
+    assert!(
+        text.contains("| table | figure | this machine | paper |"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("![squaring]({}/squaring.svg)", out.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("]({}/report.md#crt)", out.display())),
+        "{text}"
+    );
+
+    // Without the markers the command fails with one line and leaves the file alone.
+    fs::write(&readme, "no markers\n").unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(["tables", "--smoke", "--only", "squaring", "--out"])
+        .arg(&out)
+        .arg("--readme")
+        .arg(&readme)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr).trim().lines().count(),
+        1
+    );
+    assert_eq!(fs::read_to_string(&readme).unwrap(), "no markers\n");
 }

@@ -37,6 +37,11 @@ pub struct Args {
     /// Directory for results.json, report.md and the SVG plots.
     #[arg(long, value_name = "DIR", default_value = "report")]
     out: PathBuf,
+    /// Also rewrite the block between `<!-- redc tables: headline -->` and
+    /// `<!-- /redc tables -->` in this Markdown file (e.g. README.md) with the headline table
+    /// and the plots.
+    #[arg(long, value_name = "FILE")]
+    readme: Option<PathBuf>,
     /// For the test suite only: tiny sizes and windows, no OpenSSL.
     #[arg(long, hide = true)]
     smoke: bool,
@@ -280,6 +285,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         tables,
     };
     write_all(&args.out, &results, ctx.budget, mode, started.elapsed())?;
+    if let Some(readme) = &args.readme {
+        update_readme(readme, &args.out, &results)?;
+    }
     eprintln!(
         "redc tables: {} tables in {:.0} s; wrote {}",
         results.tables.len(),
@@ -287,6 +295,39 @@ pub fn run(args: Args) -> Result<(), CliError> {
         args.out.join("report.md").display()
     );
     Ok(())
+}
+
+/// The marker lines of the README block that [`update_readme`] rewrites.
+const README_START: &str = "<!-- redc tables: headline -->";
+const README_END: &str = "<!-- /redc tables -->";
+
+/// Replaces the marked block of `readme` with the headline table (its links pointing into
+/// `out/report.md`) and every plot, so the README shows measured figures without anyone
+/// typing them in.
+fn update_readme(
+    readme: &std::path::Path,
+    out: &std::path::Path,
+    results: &Results,
+) -> Result<(), CliError> {
+    let fail =
+        |e: &dyn std::fmt::Display| CliError::failure(format!("tables: {}: {e}", readme.display()));
+    let text = fs::read_to_string(readme).map_err(|e| fail(&e))?;
+    let (Some(a), Some(b)) = (text.find(README_START), text.find(README_END)) else {
+        return Err(fail(&format!("no `{README_START}` … `{README_END}` block")));
+    };
+    if b < a {
+        return Err(fail(&"the end marker comes before the start marker"));
+    }
+    let dir = out.display().to_string();
+    let table = report::headline(results)
+        .replace("## Headline\n\n", "")
+        .replace("](#", &format!("]({dir}/report.md#"));
+    let mut block = format!("{README_START}\n{table}");
+    for t in &results.tables {
+        block.push_str(&format!("![{0}]({dir}/{0}.svg)\n", t.id));
+    }
+    let new = format!("{}{block}{}", &text[..a], &text[b..]);
+    fs::write(readme, new).map_err(|e| fail(&e))
 }
 
 /// How many progress steps table `id` will take.

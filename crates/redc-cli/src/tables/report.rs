@@ -254,7 +254,8 @@ fn find<'a>(res: &'a Results, id: &str) -> Option<&'a Table> {
 }
 
 /// One line per table: the figure that carries its story, ours beside the paper's.
-fn headline(res: &Results) -> String {
+/// The headline table (`## Headline` and one row per table), or nothing if no table has data.
+pub(crate) fn headline(res: &Results) -> String {
     let mut lines: Vec<[String; 4]> = Vec::new();
     if let Some(t) = find(res, "algorithms") {
         if let Some(b) = size_or_largest(t, 2048) {
