@@ -27,6 +27,11 @@
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i`, then one pass doubling `T`
 //!   (ADCX `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`, then the same reduction.
 //!
+//! - At 16 limbs (RSA-2048's primes) the reduction rows run instead with an 8-word register
+//!   window ([`reduce8`]): one memory operand per MULX instead of three; measured ≈ 2–3 % faster
+//!   for the multiplication and ≈ 1 % for the squaring on Zen 3 (the other sizes were not
+//!   measured and keep the rows above).
+//!
 //! The caller finishes with the masked final subtraction [`crate::nat::final_sub`].
 //! Nothing here branches on or indexes by a value: the only branches are the row loops, whose
 //! trip counts are `S`.
@@ -146,7 +151,7 @@ macro_rules! reduction {
 /// (`false`, for the large sizes whose unrolled code would not fit the instruction cache).
 /// The squaring's triangle is always unrolled (its rows have different lengths).
 macro_rules! sized {
-    ($mul:ident, $sqr:ident, $s:literal, $full:tt) => {
+    ($mul:ident, $sqr:ident, $s:literal, $full:tt, $red:tt) => {
         /// `T[S..2S] + cy·R = (a·b + M·n)/R` for this size; see the module documentation.
         ///
         /// # Safety
@@ -154,7 +159,8 @@ macro_rules! sized {
         /// for `S` limb reads.
         #[inline(never)]
         pub(super) unsafe fn $mul(t: *mut u64, a: *const u64, b: *const u64, n: *const u64, n0: u64) -> u64 {
-            let cy: u64;
+            let mut cy: u64;
+            let t0 = t;
             // SAFETY: the caller guarantees ADX/BMI2 and the buffer sizes; the asm reads
             // a[0..S], b[0..S], n[0..S] and writes T[0..2S] only (offsets are fixed by S), uses
             // no stack, and declares every register it changes.
@@ -180,7 +186,7 @@ macro_rules! sized {
                     "mov {h0}, 8*rc_len({t})",
                     sized!(@close $full),
                     concat!("lea -8*(", stringify!($s), "-1)({t}), {t}"),
-                    reduction!(sized!(@open $full, $s), sized!(@close $full)),
+                    sized!(@red $red, $full, $s),
                     t = inout(reg) t => _,
                     a = in(reg) a,
                     b = inout(reg) b => _,
@@ -197,6 +203,10 @@ macro_rules! sized {
                     options(att_syntax, nostack),
                 );
             }
+            if sized!(@window $red) {
+                // SAFETY: as above; scratch has 2S + 4 ≥ 2S + 3 limbs.
+                cy = unsafe { reduce8::<$s>(t0, n, n0) };
+            }
             cy
         }
 
@@ -207,7 +217,8 @@ macro_rules! sized {
         /// As for the multiplication.
         #[inline(never)]
         pub(super) unsafe fn $sqr(t: *mut u64, a: *const u64, n: *const u64, n0: u64) -> u64 {
-            let cy: u64;
+            let mut cy: u64;
+            let t0 = t;
             // SAFETY: as for the multiplication; the triangle writes T[1..2S−1], the
             // doubling pass T[0..2S].
             unsafe {
@@ -258,7 +269,7 @@ macro_rules! sized {
                     ".set rc_k, rc_k + 1",
                     ".endr",
                     ".set rc_len, rc_s",
-                    reduction!(sized!(@open $full, $s), sized!(@close $full)),
+                    sized!(@red $red, $full, $s),
                     t = inout(reg) t => _,
                     a = in(reg) a,
                     n = in(reg) n,
@@ -274,8 +285,25 @@ macro_rules! sized {
                     options(att_syntax, nostack),
                 );
             }
+            if sized!(@window $red) {
+                // SAFETY: as above; scratch has 2S + 4 ≥ 2S + 3 limbs.
+                cy = unsafe { reduce8::<$s>(t0, n, n0) };
+            }
             cy
         }
+    };
+    (@red inline, $full:tt, $s:literal) => {
+        reduction!(sized!(@open $full, $s), sized!(@close $full))
+    };
+    (@red window, $full:tt, $s:literal) => {
+        // The reduction runs in `reduce8`, after this block.
+        "xor {cy:e}, {cy:e}\n/* {n} {n0} {nm} {cnt} */\n"
+    };
+    (@window inline) => {
+        false
+    };
+    (@window window) => {
+        true
     };
     (@open true, $count:expr) => {
         // (`cnt` is unused when fully unrolled.)
@@ -292,16 +320,16 @@ macro_rules! sized {
     };
 }
 
-sized!(mul6, sqr6, 6, true);
-sized!(mul8, sqr8, 8, true);
-sized!(mul11, sqr11, 11, true);
-sized!(mul12, sqr12, 12, true);
-sized!(mul16, sqr16, 16, true);
-sized!(mul22, sqr22, 22, false);
-sized!(mul24, sqr24, 24, false);
-sized!(mul32, sqr32, 32, false);
-sized!(mul48, sqr48, 48, false);
-sized!(mul64, sqr64, 64, false);
+sized!(mul6, sqr6, 6, true, inline);
+sized!(mul8, sqr8, 8, true, inline);
+sized!(mul11, sqr11, 11, true, inline);
+sized!(mul12, sqr12, 12, true, inline);
+sized!(mul16, sqr16, 16, true, window);
+sized!(mul22, sqr22, 22, false, inline);
+sized!(mul24, sqr24, 24, false, inline);
+sized!(mul32, sqr32, 32, false, inline);
+sized!(mul48, sqr48, 48, false, inline);
+sized!(mul64, sqr64, 64, false, inline);
 
 /// The masked final subtraction for `S` limbs in one unrolled `asm!` block: `out = u − n` if
 /// that does not borrow, else `out = u`, where `u = T[S..2S] + cy·R` (`u < 2n`). The borrow
@@ -357,4 +385,193 @@ pub(super) unsafe fn final_sub<const S: usize>(
             options(att_syntax, nostack),
         );
     }
+}
+
+/// One reduction row of the register-window reduction ([`reduce8`]): the window `w0, r1..r7`
+/// (8 consecutive columns) plus `m·n[nb..nb+8]` (`m` in `rdx`, `rw_nb` the byte offset of the
+/// n block); the sum's column 0 leaves the window (stored at column `rw_col` if `rw_tail`,
+/// else discarded: it is 0 by the choice of m) and `f`, the spare register, becomes the new
+/// `w0`. Needs CF = OF = 0 and `z = 0`; leaves CF = OF = 0. The sum fits in 9 words
+/// (`< W^8 + (W−1)(W^8−1)`), so the top word `hi_7 + OF + CF` never carries.
+macro_rules! wrow {
+    ($w0:literal, $f:literal) => {
+        concat!(
+            "mulx rw_nb({n}), {lo}, ",
+            $f,
+            "\n",
+            "adcx ",
+            $w0,
+            ", {lo}\n",
+            ".if rw_tail\n",
+            "mov {lo}, 8*rw_col({t})\n",
+            ".endif\n",
+            "adox {r1}, ",
+            $f,
+            "\n",
+            "mulx rw_nb+8({n}), {lo}, {r1}\n",
+            "adcx {lo}, ",
+            $f,
+            "\n",
+            "adox {r2}, {r1}\n",
+            "mulx rw_nb+16({n}), {lo}, {r2}\n",
+            "adcx {lo}, {r1}\n",
+            "adox {r3}, {r2}\n",
+            "mulx rw_nb+24({n}), {lo}, {r3}\n",
+            "adcx {lo}, {r2}\n",
+            "adox {r4}, {r3}\n",
+            "mulx rw_nb+32({n}), {lo}, {r4}\n",
+            "adcx {lo}, {r3}\n",
+            "adox {r5}, {r4}\n",
+            "mulx rw_nb+40({n}), {lo}, {r5}\n",
+            "adcx {lo}, {r4}\n",
+            "adox {r6}, {r5}\n",
+            "mulx rw_nb+48({n}), {lo}, {r6}\n",
+            "adcx {lo}, {r5}\n",
+            "adox {r7}, {r6}\n",
+            "mulx rw_nb+56({n}), {lo}, {r7}\n",
+            "adcx {lo}, {r6}\n",
+            "adox {z}, {r7}\n",
+            "adcx {z}, {r7}\n",
+        )
+    };
+}
+
+/// Eight rows of one pass: `rw_head` computes each row's m from the window's column 0 and
+/// keeps it at `T[rw_mrow + k]` (that column is dead); a tail pass reads the m back.
+macro_rules! wpass {
+    () => {
+        concat!(
+            ".set rw_k, 0\n",
+            ".rept 4\n",
+            wpass!(@row "{r0}", "{r8}"),
+            wpass!(@row "{r8}", "{r0}"),
+            ".endr\n",
+        )
+    };
+    (@row $w0:literal, $f:literal) => {
+        concat!(
+            ".if rw_tail\n",
+            "mov 8*(rw_mrow+rw_k)({t}), %rdx\n",
+            ".else\n",
+            "mov ", $w0, ", %rdx\n",
+            "imul 8*rw_n0({t}), %rdx\n",
+            "mov %rdx, 8*(rw_mrow+rw_k)({t})\n",
+            ".endif\n",
+            "xor {z:e}, {z:e}\n",
+            ".set rw_col, rw_base + rw_k\n",
+            wrow!($w0, $f),
+            ".set rw_k, rw_k + 1\n",
+        )
+    };
+}
+
+/// Adds `T[rw_base..rw_base+8]` and the carry word in `r8` (at column 0) to the window; the
+/// carry word out (CF + OF, the next column's) is left in `r8`.
+macro_rules! wbatch {
+    () => {
+        concat!(
+            "xor {z:e}, {z:e}\n",
+            "adcx 8*rw_base({t}), {r0}\n",
+            "adox {r8}, {r0}\n",
+            ".set rw_j, 1\n",
+            ".rept 7\n",
+            ".if rw_j == 1\nadcx 8*(rw_base+1)({t}), {r1}\nadox {z}, {r1}\n.endif\n",
+            ".if rw_j == 2\nadcx 8*(rw_base+2)({t}), {r2}\nadox {z}, {r2}\n.endif\n",
+            ".if rw_j == 3\nadcx 8*(rw_base+3)({t}), {r3}\nadox {z}, {r3}\n.endif\n",
+            ".if rw_j == 4\nadcx 8*(rw_base+4)({t}), {r4}\nadox {z}, {r4}\n.endif\n",
+            ".if rw_j == 5\nadcx 8*(rw_base+5)({t}), {r5}\nadox {z}, {r5}\n.endif\n",
+            ".if rw_j == 6\nadcx 8*(rw_base+6)({t}), {r6}\nadox {z}, {r6}\n.endif\n",
+            ".if rw_j == 7\nadcx 8*(rw_base+7)({t}), {r7}\nadox {z}, {r7}\n.endif\n",
+            ".set rw_j, rw_j + 1\n",
+            ".endr\n",
+            "mov $0, {r8:e}\n",
+            "adcx {z}, {r8}\n",
+            "adox {z}, {r8}\n",
+        )
+    };
+}
+
+/// The `S` reduction rows over `T[0..2S]` (`S` a multiple of 8) with an 8-word register window
+/// (OpenSSL's `sqrx8x` reduction shape): per block of 8 rows, a head pass against `n[0..8]`
+/// that also fixes the 8 multipliers, then one tail pass per further 8 words of n, adding the
+/// next 8 words of `T` between passes. Each MULX costs one memory operand instead of three.
+/// Returns the top carry word (`T[S..2S] + cy·R = (T + M·n)/R`, so `cy ≤ 1`).
+///
+/// # Safety
+/// BMI2 and ADX; `t` valid for `2S + 3` limb reads and writes, `n` for `S` reads.
+#[inline(always)]
+pub(super) unsafe fn reduce8<const S: usize>(t: *mut u64, n: *const u64, n0: u64) -> u64 {
+    let cy: u64;
+    // SAFETY: the caller guarantees the features and sizes; the offsets are fixed by S and stay
+    // inside T[0..2S+3] and n[0..S]; no stack is used.
+    unsafe {
+        *t.add(2 * S + 2) = n0;
+        core::arch::asm!(
+            ".set rw_nbl, {s} / 8",
+            ".set rw_n0, 2*{s} + 2",
+            ".set rw_kc, 2*{s}",
+            ".set rw_pc, 2*{s} + 1",
+            "movq $0, 8*rw_pc({t})",
+            ".set rw_b, 0",
+            ".rept rw_nbl",
+            "mov 8*(8*rw_b)({t}), {r0}",
+            "mov 8*(8*rw_b+1)({t}), {r1}",
+            "mov 8*(8*rw_b+2)({t}), {r2}",
+            "mov 8*(8*rw_b+3)({t}), {r3}",
+            "mov 8*(8*rw_b+4)({t}), {r4}",
+            "mov 8*(8*rw_b+5)({t}), {r5}",
+            "mov 8*(8*rw_b+6)({t}), {r6}",
+            "mov 8*(8*rw_b+7)({t}), {r7}",
+            ".set rw_mrow, 8*rw_b",
+            ".set rw_tail, 0",
+            ".set rw_nb, 0",
+            ".set rw_base, 8*rw_b",
+            wpass!(),
+            "xor {r8:e}, {r8:e}",
+            ".set rw_c, 1",
+            ".rept rw_nbl - 1",
+            ".set rw_base, 8*(rw_b + rw_c)",
+            wbatch!(),
+            ".set rw_tail, 1",
+            ".set rw_nb, 64*rw_c",
+            "mov {r8}, 8*rw_kc({t})",
+            wpass!(),
+            "mov 8*rw_kc({t}), {r8}",
+            ".set rw_c, rw_c + 1",
+            ".endr",
+            // The last batch also takes the previous block's carry into this column.
+            ".set rw_base, 8*(rw_b + rw_nbl)",
+            "add 8*rw_pc({t}), {r8}",
+            wbatch!(),
+            "mov {r8}, 8*rw_pc({t})",
+            "mov {r0}, 8*rw_base({t})",
+            "mov {r1}, 8*(rw_base+1)({t})",
+            "mov {r2}, 8*(rw_base+2)({t})",
+            "mov {r3}, 8*(rw_base+3)({t})",
+            "mov {r4}, 8*(rw_base+4)({t})",
+            "mov {r5}, 8*(rw_base+5)({t})",
+            "mov {r6}, 8*(rw_base+6)({t})",
+            "mov {r7}, 8*(rw_base+7)({t})",
+            ".set rw_b, rw_b + 1",
+            ".endr",
+            "mov 8*rw_pc({t}), {r8}",
+            s = const S,
+            t = in(reg) t,
+            n = in(reg) n,
+            r0 = out(reg) _,
+            r1 = out(reg) _,
+            r2 = out(reg) _,
+            r3 = out(reg) _,
+            r4 = out(reg) _,
+            r5 = out(reg) _,
+            r6 = out(reg) _,
+            r7 = out(reg) _,
+            r8 = out(reg) cy,
+            lo = out(reg) _,
+            z = out(reg) _,
+            out("rdx") _,
+            options(att_syntax, nostack),
+        );
+    }
+    cy
 }
