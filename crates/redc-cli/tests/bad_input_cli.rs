@@ -104,7 +104,7 @@ fn malformed_keys() {
         ),
         (
             "half PEM",
-            write(&dir, "half.pem", pem[..pem.len() / 2].as_bytes()),
+            write(&dir, "half.pem", &pem.as_bytes()[..pem.len() / 2]),
         ),
         (
             "wrong label",

@@ -57,7 +57,10 @@ fn report(name: &str, valid: &[f64], invalid: &[f64]) {
         median(valid),
         median(invalid)
     );
-    println!("  all measurements: |t| = {:.2}", welch(valid, invalid).abs());
+    println!(
+        "  all measurements: |t| = {:.2}",
+        welch(valid, invalid).abs()
+    );
     for pct in [50, 90, 99] {
         let cut = pooled[pooled.len() * pct / 100];
         let a: Vec<f64> = valid.iter().copied().filter(|&x| x < cut).collect();

@@ -113,9 +113,7 @@ impl PrimeCrt {
     /// [`RsaPrivateKey::for_each_secret_region`]).
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
         self.modulus.for_each_region(f);
-        for v in [&self.exp[..]] {
-            f(v.as_ptr(), v.len());
-        }
+        f(self.exp.as_ptr(), self.exp.len());
         for v in [
             self.d_i.as_limbs(),
             self.coeff.as_limbs(),
