@@ -28,6 +28,8 @@ pub mod mont;
 pub mod nat;
 pub mod reduce;
 pub mod rsa;
+#[doc(hidden)]
+pub mod valgrind;
 pub mod word;
 
 pub use error::{Error, Result};

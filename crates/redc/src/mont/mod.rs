@@ -218,6 +218,10 @@ impl<W: Word> Drop for Modulus<W> {
         self.n.zeroize();
         self.rr.zeroize();
         self.one.zeroize();
+        // n0 = −n⁻¹ mod W gives away n mod W; zeroize it too (found by tests/zeroize.rs).
+        // SAFETY: `self.n0` is a valid, aligned, initialised field of `self`.
+        unsafe { core::ptr::write_volatile(&mut self.n0, W::ZERO) };
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -235,6 +239,18 @@ pub fn neg_inv<W: Word>(n0: W) -> W {
 }
 
 impl<W: Word> Modulus<W> {
+    /// Test hook: calls `f(address, byte length)` for each buffer that is secret when the
+    /// modulus is a secret prime (`n`, `n0`, `R² mod n`, `R mod n`), for the secret-taint and
+    /// zeroization tests.
+    #[doc(hidden)]
+    pub fn for_each_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
+        let w = core::mem::size_of::<W>();
+        for v in [&self.n, &self.rr, &self.one] {
+            f(v.as_ptr() as *const u8, v.len() * w);
+        }
+        f(&self.n0 as *const W as *const u8, w);
+    }
+
     /// Builds the modulus from little-endian limbs; leading zero limbs are dropped (the limb
     /// count `s` is what `n` needs). Rejects even `n` and `n < 3`.
     pub fn new(limbs: &[W]) -> Result<Self> {

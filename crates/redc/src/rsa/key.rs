@@ -479,6 +479,21 @@ impl RsaPrivateKey {
         self.public.kernel = kernel;
     }
 
+    /// Test hook for the secret-taint and zeroization tests: calls `f(address, byte length)`
+    /// for every buffer holding secret key material (`d`, the primes, and per prime its
+    /// Montgomery constants, CRT exponent, Garner coefficient and prefix product, and the
+    /// reduction constant). The public key's buffers are not included.
+    #[doc(hidden)]
+    pub fn for_each_secret_region(&self, mut f: impl FnMut(*const u8, usize)) {
+        f(self.d_bytes.as_ptr(), self.d_bytes.len());
+        for v in core::iter::once(&self.d).chain(&self.primes) {
+            f(v.as_limbs().as_ptr() as *const u8, v.as_limbs().len() * 8);
+        }
+        for pc in &self.crt {
+            pc.for_each_secret_region(&mut f);
+        }
+    }
+
     /// `d` as big-endian bytes of the modulus length (for the non-CRT mode).
     pub(crate) fn d_bytes(&self) -> &[u8] {
         &self.d_bytes

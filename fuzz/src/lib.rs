@@ -1,0 +1,2 @@
+//! The fuzz targets' shared bodies (see `targets.rs`).
+pub mod targets;

@@ -1,0 +1,319 @@
+//! The fuzz targets' bodies, shared by cargo-fuzz (`fuzz/fuzz_targets/*.rs`, through
+//! `fuzz/src/lib.rs`) and the stable smoke test `crates/redc/tests/fuzz_smoke.rs` (which
+//! includes this file with `#[path]` and runs every committed corpus file through it).
+//!
+//! Each function takes arbitrary bytes and must never panic or hang; where a reference exists
+//! it also checks the library against it:
+//! - [`parse_key`]: PKCS#1 / PKCS#8 / SPKI, DER and PEM; accepted keys re-encode to the same key;
+//! - [`verify`]: PKCS#1 v1.5 and PSS verification of fuzzed signatures under a fixed or fuzzed
+//!   key, and the encoded-message checks directly (PKCS#1 v1.5 against its re-encoding);
+//! - [`decrypt`]: OAEP (SHA-256) and PKCS#1 v1.5 decryption with a fixed key of fuzzed
+//!   ciphertexts, and of fuzzed encoded messages against a naive reference unpadding;
+//! - [`mont`]: Montgomery multiplication, squaring and fixed-window exponentiation, every
+//!   algorithm and squaring variant, 32- and 64-bit words, and the mulx backend, against
+//!   num-bigint.
+
+use std::sync::OnceLock;
+
+use num_bigint::BigUint;
+use rand_chacha::rand_core::SeedableRng;
+use redc::exp::fixed;
+use redc::mont::backend::Backend;
+use redc::mont::{Algorithm, Kernel, Modulus, SqrVariant};
+use redc::rsa::{
+    BoxedUint, DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey,
+    EncodeRsaPrivateKey, EncodeRsaPublicKey, HashAlg, Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss,
+    RsaPrivateKey, RsaPublicKey,
+};
+use redc::word::Word;
+use sha2::{Digest, Sha256};
+
+/// The fixed 1024-bit key the signature and decryption targets use (deterministic).
+pub fn fixed_key() -> &'static RsaPrivateKey {
+    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(0xf022);
+        RsaPrivateKey::new(&mut rng, 1024).expect("keygen")
+    })
+}
+
+/// Key parsing in every format; an accepted key must re-encode and decode to itself.
+pub fn parse_key(data: &[u8]) {
+    if let Ok(k) = RsaPrivateKey::from_pkcs1_der(data) {
+        check_private(&k);
+    }
+    if let Ok(k) = RsaPrivateKey::from_pkcs8_der(data) {
+        check_private(&k);
+    }
+    if let Ok(k) = RsaPublicKey::from_pkcs1_der(data) {
+        check_public(&k);
+    }
+    if let Ok(k) = RsaPublicKey::from_public_key_der(data) {
+        check_public(&k);
+    }
+    if let Ok(s) = std::str::from_utf8(data) {
+        if let Ok(k) = RsaPrivateKey::from_pkcs1_pem(s) {
+            check_private(&k);
+        }
+        if let Ok(k) = RsaPrivateKey::from_pkcs8_pem(s) {
+            check_private(&k);
+        }
+        if let Ok(k) = RsaPublicKey::from_pkcs1_pem(s) {
+            check_public(&k);
+        }
+        if let Ok(k) = RsaPublicKey::from_public_key_pem(s) {
+            check_public(&k);
+        }
+    }
+}
+
+fn check_private(k: &RsaPrivateKey) {
+    assert!(k.validate().is_ok());
+    let der = k.to_pkcs1_der().expect("re-encode");
+    let again = RsaPrivateKey::from_pkcs1_der(der.as_bytes()).expect("re-decode");
+    assert_eq!(again.public_key(), k.public_key());
+    assert!(again.d() == k.d());
+}
+
+fn check_public(k: &RsaPublicKey) {
+    let der = k.to_pkcs1_der().expect("re-encode");
+    let again = RsaPublicKey::from_pkcs1_der(der.as_bytes()).expect("re-decode");
+    assert_eq!(&again, k);
+}
+
+/// Splits off the first byte (0 if empty).
+fn take(data: &[u8]) -> (u8, &[u8]) {
+    match data.split_first() {
+        Some((&b, rest)) => (b, rest),
+        None => (0, data),
+    }
+}
+
+/// Signature verification. Byte 0 selects the scheme (bit 0: PSS), the hash (bits 1–3), and
+/// the mode (bits 4–5): 0 verify under the fixed key, 1 under a fuzzed modulus (length byte,
+/// then `n`), 2 and 3 the encoded-message check directly.
+pub fn verify(data: &[u8]) {
+    let (sel, rest) = take(data);
+    let pss = sel & 1 == 1;
+    let hash = HashAlg::ALL[((sel >> 1) & 7) as usize % HashAlg::ALL.len()];
+    let h_len = hash.output_size();
+    let mode = (sel >> 4) & 3;
+    let (key, rest) = match mode {
+        0 => (Some(fixed_key().to_public_key()), rest),
+        1 => {
+            let (len, rest) = take(rest);
+            let len = (len as usize).min(rest.len());
+            let (n, rest) = rest.split_at(len);
+            let e = if sel & 0x40 != 0 { 3 } else { 65537 };
+            (
+                RsaPublicKey::new(BoxedUint::from_be_bytes(n), BoxedUint::from_u64(e)).ok(),
+                rest,
+            )
+        }
+        _ => (None, rest),
+    };
+    let split = h_len.min(rest.len());
+    let (hashed, sig) = rest.split_at(split);
+    match key {
+        Some(key) => {
+            let r = if pss {
+                key.verify(Pss::from_hash(hash), hashed, sig)
+            } else {
+                key.verify(Pkcs1v15Sign::from_hash(hash), hashed, sig)
+            };
+            if r.is_ok() {
+                // A valid signature is exactly k bytes, below n.
+                assert_eq!(sig.len(), key.size());
+            }
+        }
+        None => {
+            // The encoded-message checks, `sig` standing for EM (k = its length).
+            let em = sig;
+            if pss {
+                let bits = em.len() * 8;
+                let _ = Pss::from_hash(hash).verify_em(em, hashed, bits);
+                let _ = Pss::from_hash(hash).verify_em(em, hashed, bits.saturating_sub(7));
+            } else {
+                let p = Pkcs1v15Sign::from_hash(hash);
+                let ok = p.verify_em(em, hashed).is_ok();
+                let want = p.encode(hashed, em.len()).is_ok_and(|e| e == em);
+                assert_eq!(ok, want, "PKCS#1 v1.5 verify_em disagrees with encode");
+            }
+        }
+    }
+}
+
+/// Decryption with the fixed key. Byte 0: bit 0 selects OAEP (SHA-256, no label) or PKCS#1
+/// v1.5; bit 1 treats the rest as a ciphertext (decrypt, no panic), otherwise as an encoded
+/// message `EM`, which is encrypted raw and must decrypt exactly as a naive unpadding says.
+pub fn decrypt(data: &[u8]) {
+    let key = fixed_key();
+    let k = key.size();
+    let (sel, rest) = take(data);
+    let oaep = sel & 1 == 1;
+    if sel & 2 != 0 {
+        let r = if oaep {
+            key.decrypt(Oaep::new::<Sha256>(), rest)
+        } else {
+            key.decrypt(Pkcs1v15Encrypt, rest)
+        };
+        if let Ok(m) = r {
+            assert_eq!(rest.len(), k);
+            assert!(m.len() <= k - 11);
+        }
+        return;
+    }
+    // EM: the input, cut or zero-extended on the left to k bytes.
+    let mut em = vec![0u8; k];
+    let n = rest.len().min(k);
+    em[k - n..].copy_from_slice(&rest[..n]);
+    let want = if oaep {
+        naive_oaep_unpad(&em)
+    } else {
+        naive_pkcs1_unpad(&em)
+    };
+    let got_unpad = if oaep {
+        Oaep::new::<Sha256>().unpad(&em).ok()
+    } else {
+        Pkcs1v15Encrypt.unpad(&em).ok()
+    };
+    assert_eq!(got_unpad, want, "unpad disagrees with the reference");
+    let Ok(c) = key.public_key().raw_public(&em) else {
+        return; // EM ≥ n: not a message representative.
+    };
+    let got = if oaep {
+        key.decrypt(Oaep::new::<Sha256>(), &c).ok()
+    } else {
+        key.decrypt(Pkcs1v15Encrypt, &c).ok()
+    };
+    assert_eq!(got, want, "decrypt disagrees with the reference");
+}
+
+/// RFC 8017 §7.2.2 step 3, written the obvious (variable-time) way.
+pub fn naive_pkcs1_unpad(em: &[u8]) -> Option<Vec<u8>> {
+    if em.len() < 11 || em[0] != 0 || em[1] != 2 {
+        return None;
+    }
+    let sep = em[2..].iter().position(|&b| b == 0)? + 2;
+    if sep < 10 {
+        return None;
+    }
+    Some(em[sep + 1..].to_vec())
+}
+
+fn mgf1_sha256(seed: &[u8], len: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut counter = 0u32;
+    while out.len() < len {
+        let mut h = Sha256::new();
+        h.update(seed);
+        h.update(counter.to_be_bytes());
+        out.extend_from_slice(&h.finalize());
+        counter += 1;
+    }
+    out.truncate(len);
+    out
+}
+
+/// RFC 8017 §7.1.2 step 3 with SHA-256 and the empty label, written the obvious way.
+pub fn naive_oaep_unpad(em: &[u8]) -> Option<Vec<u8>> {
+    let h = 32;
+    let k = em.len();
+    if k < 2 * h + 2 {
+        return None;
+    }
+    let masked_seed = &em[1..1 + h];
+    let masked_db = &em[1 + h..];
+    let seed: Vec<u8> = masked_seed
+        .iter()
+        .zip(mgf1_sha256(masked_db, h))
+        .map(|(a, b)| a ^ b)
+        .collect();
+    let db: Vec<u8> = masked_db
+        .iter()
+        .zip(mgf1_sha256(&seed, k - h - 1))
+        .map(|(a, b)| a ^ b)
+        .collect();
+    if em[0] != 0 || db[..h] != Sha256::digest(b"")[..] {
+        return None;
+    }
+    let i = db[h..].iter().position(|&b| b != 0)? + h;
+    if db[i] != 1 {
+        return None;
+    }
+    Some(db[i + 1..].to_vec())
+}
+
+fn to_limbs<W: Word>(x: &BigUint, s: usize) -> Vec<W> {
+    let bytes = (W::BITS / 8) as usize;
+    let mut le = x.to_bytes_le();
+    le.resize(s * bytes, 0);
+    le.chunks(bytes)
+        .map(|c| {
+            let mut v = 0u64;
+            for (i, &b) in c.iter().enumerate() {
+                v |= (b as u64) << (8 * i);
+            }
+            W::from_u64(v)
+        })
+        .collect()
+}
+
+fn from_limbs<W: Word>(x: &[W]) -> BigUint {
+    let mut le = Vec::new();
+    for w in x {
+        le.extend_from_slice(&w.to_u64().to_le_bytes()[..(W::BITS / 8) as usize]);
+    }
+    BigUint::from_bytes_le(&le)
+}
+
+/// Differential Montgomery arithmetic. Byte 0: bit 0 word size (u32/u64), bits 1–3 the
+/// algorithm, bits 4–6 the squaring variant, bit 7 the mulx backend (64-bit, if the CPU has
+/// it). Byte 1: the modulus length in bytes (1..=80, forced odd and ≥ 3), then `n`, `a`, `b`
+/// (reduced mod n) and a short exponent.
+pub fn mont(data: &[u8]) {
+    let (sel, rest) = take(data);
+    let (len, rest) = take(rest);
+    let len = (len as usize % 80) + 1;
+    if rest.len() < len {
+        return;
+    }
+    let (nb, rest) = rest.split_at(len);
+    let mut n = BigUint::from_bytes_be(nb) | BigUint::from(1u32);
+    if n < BigUint::from(3u32) {
+        n = BigUint::from(3u32);
+    }
+    let third = rest.len() / 3;
+    let a = BigUint::from_bytes_be(&rest[..third.min(len + 1)]) % &n;
+    let b = BigUint::from_bytes_be(&rest[third..(2 * third).min(third + len + 1)]) % &n;
+    let exp = &rest[2 * third..(2 * third + 8).min(rest.len())];
+    let algo = Algorithm::ALL[((sel >> 1) & 7) as usize % Algorithm::ALL.len()];
+    let sqr = SqrVariant::ALL[((sel >> 4) & 7) as usize % SqrVariant::ALL.len()];
+    if sel & 1 == 0 {
+        mont_word::<u32>(&n, &a, &b, exp, Kernel::portable(algo, sqr));
+    } else if sel & 0x80 != 0 && Backend::Mulx.is_available() {
+        mont_word::<u64>(&n, &a, &b, exp, Backend::Mulx.kernel().unwrap());
+    } else {
+        mont_word::<u64>(&n, &a, &b, exp, Kernel::portable(algo, sqr));
+    }
+}
+
+fn mont_word<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], k: Kernel<W>) {
+    let s = (n.bits() as usize).div_ceil(W::BITS as usize);
+    let m = Modulus::<W>::new(&to_limbs::<W>(n, s)).expect("odd n ≥ 3");
+    let r_inv = (BigUint::from(1u32) << (s * W::BITS as usize)).modinv(n);
+    let al = to_limbs::<W>(a, s);
+    let bl = to_limbs::<W>(b, s);
+    let name = k.name;
+    if let Some(r_inv) = r_inv {
+        let want = a * b * &r_inv % n;
+        assert_eq!(from_limbs(&m.mont_mul(&al, &bl, &k)), want, "{name} mul");
+        let want = a * a * &r_inv % n;
+        assert_eq!(from_limbs(&m.mont_sqr(&al, &k)), want, "{name} sqr");
+    }
+    let window = (exp.first().copied().unwrap_or(0) % 8) as u32 + 1;
+    let mut out = vec![W::ZERO; s];
+    fixed::pow(&mut out, &al, exp, &m, &k, window);
+    let want = a.modpow(&BigUint::from_bytes_be(exp), n);
+    assert_eq!(from_limbs(&out), want, "{name} pow, window {window}");
+}
