@@ -67,24 +67,7 @@ pub fn pow<W: Word>(
     let n0 = m.n0();
     let entries = 1usize << window;
     let mut scratch = m.scratch();
-    let mut table = vec![W::ZERO; entries * s];
-    table[..s].copy_from_slice(m.one());
-    {
-        let (one, rest) = table.split_at_mut(s);
-        let _ = one;
-        m.to_mont(&mut rest[..s], base, k, &mut scratch);
-    }
-    for i in 2..entries {
-        let (done, rest) = table.split_at_mut(i * s);
-        (k.mul)(
-            &mut rest[..s],
-            &done[(i - 1) * s..],
-            &done[s..2 * s],
-            n,
-            n0,
-            &mut scratch,
-        );
-    }
+    let mut table = super::power_table(base, entries, m, k, &mut scratch);
 
     let total = exp.len() * 8;
     let digits = total.div_ceil(window as usize);

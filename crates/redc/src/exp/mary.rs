@@ -45,23 +45,7 @@ pub fn pow_vartime<W: Word>(
     let w = window as usize;
     let entries = 1usize << w;
     // T[0] = R mod n (one), T[1] = M̄ = M·R mod n, T[i] = T[i−1]·T[1].
-    let mut table = vec![W::ZERO; entries * s];
-    table[..s].copy_from_slice(m.one());
-    {
-        let (_, rest) = table.split_at_mut(s);
-        m.to_mont(&mut rest[..s], base, k, &mut scratch);
-    }
-    for i in 2..entries {
-        let (done, rest) = table.split_at_mut(i * s);
-        (k.mul)(
-            &mut rest[..s],
-            &done[(i - 1) * s..],
-            &done[s..2 * s],
-            n,
-            n0,
-            &mut scratch,
-        );
-    }
+    let mut table = super::power_table(base, entries, m, k, &mut scratch);
     let entry = |d: u32| &table[d as usize * s..(d as usize + 1) * s];
 
     // Digits aligned at multiples of `window` from bit 0; the top one holds bit `bits − 1`, so it

@@ -76,6 +76,35 @@ impl Method {
     }
 }
 
+/// The m-ary table `T[i] = M̄^i` for `i < entries` (`entries ≥ 2`), `s` limbs each, in the
+/// Montgomery domain: `T[0] = R mod n`, `T[1] = M̄ = base·R mod n`, `T[i] = T[i−1]·T[1]`.
+/// Shared by the fixed window (constant time: the work depends only on `entries` and `s`) and
+/// m-ary. The caller zeroizes the table when the base is secret.
+pub(crate) fn power_table<W: Word>(
+    base: &[W],
+    entries: usize,
+    m: &Modulus<W>,
+    k: &Kernel<W>,
+    scratch: &mut [W],
+) -> alloc::vec::Vec<W> {
+    let s = m.limbs();
+    let mut table = alloc::vec![W::ZERO; entries * s];
+    table[..s].copy_from_slice(m.one());
+    m.to_mont(&mut table[s..2 * s], base, k, scratch);
+    for i in 2..entries {
+        let (done, rest) = table.split_at_mut(i * s);
+        (k.mul)(
+            &mut rest[..s],
+            &done[(i - 1) * s..],
+            &done[s..2 * s],
+            m.n(),
+            m.n0(),
+            scratch,
+        );
+    }
+    table
+}
+
 /// Bit `i` (0 = least significant) of the big-endian `exp`; 0 beyond its length.
 #[inline]
 pub(crate) fn exp_bit(exp: &[u8], i: usize) -> u32 {
