@@ -219,9 +219,7 @@ impl<W: Word> Drop for Modulus<W> {
         self.rr.zeroize();
         self.one.zeroize();
         // n0 = −n⁻¹ mod W gives away n mod W; zeroize it too (found by tests/zeroize.rs).
-        // SAFETY: `self.n0` is a valid, aligned, initialised field of `self`.
-        unsafe { core::ptr::write_volatile(&mut self.n0, W::ZERO) };
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        self.n0.zeroize();
     }
 }
 
