@@ -103,3 +103,52 @@ macro_rules! define_signature {
 }
 
 pub(crate) use define_signature;
+
+/// The conversions and comparisons every typed key pair (`SigningKey<D>` wrapping an
+/// [`RsaPrivateKey`](super::RsaPrivateKey), `VerifyingKey<D>` wrapping an
+/// [`RsaPublicKey`](super::RsaPublicKey), each with `inner`, `scheme` and `phantom` fields) has
+/// alike, whatever its padding: unwrapping into the key, `Clone`, and `PartialEq` on the
+/// verifying key. Invoked in the module that defines the two types.
+macro_rules! key_wrapper_impls {
+    () => {
+        impl<D: Digest> From<SigningKey<D>> for RsaPrivateKey {
+            fn from(key: SigningKey<D>) -> Self {
+                key.inner
+            }
+        }
+
+        impl<D: Digest> From<VerifyingKey<D>> for RsaPublicKey {
+            fn from(key: VerifyingKey<D>) -> Self {
+                key.inner
+            }
+        }
+
+        impl<D: Digest> Clone for SigningKey<D> {
+            fn clone(&self) -> Self {
+                SigningKey {
+                    inner: self.inner.clone(),
+                    scheme: self.scheme.clone(),
+                    phantom: PhantomData,
+                }
+            }
+        }
+
+        impl<D: Digest> Clone for VerifyingKey<D> {
+            fn clone(&self) -> Self {
+                VerifyingKey {
+                    inner: self.inner.clone(),
+                    scheme: self.scheme.clone(),
+                    phantom: PhantomData,
+                }
+            }
+        }
+
+        impl<D: Digest> PartialEq for VerifyingKey<D> {
+            fn eq(&self, other: &Self) -> bool {
+                self.inner == other.inner && self.scheme == other.scheme
+            }
+        }
+    };
+}
+
+pub(crate) use key_wrapper_impls;

@@ -13,7 +13,7 @@ use signature::{
 };
 
 use super::{Pkcs1v15Sign, Signature};
-use crate::rsa::sigbytes::sig_error;
+use crate::rsa::sigbytes::{key_wrapper_impls, sig_error};
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 
 /// A PKCS#1 v1.5 signing key for the hash `D` (RustCrypto-style `SigningKey<Sha256>`).
@@ -173,43 +173,7 @@ impl<D: Digest + AssociatedOid> From<RsaPublicKey> for VerifyingKey<D> {
     }
 }
 
-impl<D: Digest> From<SigningKey<D>> for RsaPrivateKey {
-    fn from(key: SigningKey<D>) -> Self {
-        key.inner
-    }
-}
-
-impl<D: Digest> From<VerifyingKey<D>> for RsaPublicKey {
-    fn from(key: VerifyingKey<D>) -> Self {
-        key.inner
-    }
-}
-
-impl<D: Digest> Clone for SigningKey<D> {
-    fn clone(&self) -> Self {
-        SigningKey {
-            inner: self.inner.clone(),
-            scheme: self.scheme.clone(),
-            phantom: PhantomData,
-        }
-    }
-}
-
-impl<D: Digest> Clone for VerifyingKey<D> {
-    fn clone(&self) -> Self {
-        VerifyingKey {
-            inner: self.inner.clone(),
-            scheme: self.scheme.clone(),
-            phantom: PhantomData,
-        }
-    }
-}
-
-impl<D: Digest> PartialEq for VerifyingKey<D> {
-    fn eq(&self, other: &Self) -> bool {
-        self.inner == other.inner && self.scheme == other.scheme
-    }
-}
+key_wrapper_impls!();
 
 impl<D: Digest> Eq for VerifyingKey<D> {}
 

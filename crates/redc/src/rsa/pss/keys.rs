@@ -9,7 +9,7 @@ use rand_core::CryptoRngCore;
 use signature::{DigestVerifier, Keypair, RandomizedDigestSigner, RandomizedSigner, Verifier};
 
 use super::{Pss, Signature};
-use crate::rsa::sigbytes::sig_error;
+use crate::rsa::sigbytes::{key_wrapper_impls, sig_error};
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 
 /// A PSS signing key for the hash `D` (message hash and MGF1), salt length = hash length
@@ -153,43 +153,7 @@ impl<D: Digest> From<RsaPublicKey> for VerifyingKey<D> {
     }
 }
 
-impl<D: Digest> From<SigningKey<D>> for RsaPrivateKey {
-    fn from(key: SigningKey<D>) -> Self {
-        key.inner
-    }
-}
-
-impl<D: Digest> From<VerifyingKey<D>> for RsaPublicKey {
-    fn from(key: VerifyingKey<D>) -> Self {
-        key.inner
-    }
-}
-
-impl<D: Digest> Clone for SigningKey<D> {
-    fn clone(&self) -> Self {
-        SigningKey {
-            inner: self.inner.clone(),
-            scheme: self.scheme.clone(),
-            phantom: PhantomData,
-        }
-    }
-}
-
-impl<D: Digest> Clone for VerifyingKey<D> {
-    fn clone(&self) -> Self {
-        VerifyingKey {
-            inner: self.inner.clone(),
-            scheme: self.scheme.clone(),
-            phantom: PhantomData,
-        }
-    }
-}
-
-impl<D: Digest> PartialEq for VerifyingKey<D> {
-    fn eq(&self, other: &Self) -> bool {
-        self.inner == other.inner && self.scheme == other.scheme
-    }
-}
+key_wrapper_impls!();
 
 /// Shows the scheme, never the key material.
 impl<D: Digest> fmt::Debug for SigningKey<D> {
