@@ -107,8 +107,9 @@ pub(crate) use define_signature;
 /// The conversions and comparisons every typed key pair (`SigningKey<D>` wrapping an
 /// [`RsaPrivateKey`](super::RsaPrivateKey), `VerifyingKey<D>` wrapping an
 /// [`RsaPublicKey`](super::RsaPublicKey), each with `inner`, `scheme` and `phantom` fields) has
-/// alike, whatever its padding: unwrapping into the key, `Clone`, and `PartialEq` on the
-/// verifying key. Invoked in the module that defines the two types.
+/// alike, whatever its padding: verification through the scheme's `verify_ref` (`Verifier`,
+/// `DigestVerifier`), `Keypair`, `AsRef`, unwrapping into the key, `Clone`, and `PartialEq` on
+/// the verifying key. Invoked in the module that defines the two types and `Signature`.
 macro_rules! key_wrapper_impls {
     () => {
         impl<D: Digest> From<SigningKey<D>> for RsaPrivateKey {
@@ -140,6 +141,45 @@ macro_rules! key_wrapper_impls {
                     scheme: self.scheme.clone(),
                     phantom: PhantomData,
                 }
+            }
+        }
+
+        impl<D: Digest> Verifier<Signature> for VerifyingKey<D> {
+            fn verify(&self, msg: &[u8], signature: &Signature) -> signature::Result<()> {
+                self.verify_digest(D::new_with_prefix(msg), signature)
+            }
+        }
+
+        impl<D: Digest> DigestVerifier<D, Signature> for VerifyingKey<D> {
+            fn verify_digest(&self, digest: D, signature: &Signature) -> signature::Result<()> {
+                let hashed = digest.finalize();
+                self.scheme
+                    .verify_ref(&self.inner, &hashed, signature.as_bytes())
+                    .map_err(sig_error)
+            }
+        }
+
+        impl<D: Digest> Keypair for SigningKey<D> {
+            type VerifyingKey = VerifyingKey<D>;
+
+            fn verifying_key(&self) -> VerifyingKey<D> {
+                VerifyingKey {
+                    inner: self.inner.public_key().clone(),
+                    scheme: self.scheme.clone(),
+                    phantom: PhantomData,
+                }
+            }
+        }
+
+        impl<D: Digest> AsRef<RsaPrivateKey> for SigningKey<D> {
+            fn as_ref(&self) -> &RsaPrivateKey {
+                &self.inner
+            }
+        }
+
+        impl<D: Digest> AsRef<RsaPublicKey> for VerifyingKey<D> {
+            fn as_ref(&self) -> &RsaPublicKey {
+                &self.inner
             }
         }
 

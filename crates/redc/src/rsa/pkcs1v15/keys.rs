@@ -122,45 +122,6 @@ impl<D: Digest> RandomizedDigestSigner<D, Signature> for SigningKey<D> {
     }
 }
 
-impl<D: Digest> Verifier<Signature> for VerifyingKey<D> {
-    fn verify(&self, msg: &[u8], signature: &Signature) -> signature::Result<()> {
-        self.verify_digest(D::new_with_prefix(msg), signature)
-    }
-}
-
-impl<D: Digest> DigestVerifier<D, Signature> for VerifyingKey<D> {
-    fn verify_digest(&self, digest: D, signature: &Signature) -> signature::Result<()> {
-        let hashed = digest.finalize();
-        self.scheme
-            .verify_ref(&self.inner, &hashed, signature.as_bytes())
-            .map_err(sig_error)
-    }
-}
-
-impl<D: Digest> Keypair for SigningKey<D> {
-    type VerifyingKey = VerifyingKey<D>;
-
-    fn verifying_key(&self) -> VerifyingKey<D> {
-        VerifyingKey {
-            inner: self.inner.public_key().clone(),
-            scheme: self.scheme.clone(),
-            phantom: PhantomData,
-        }
-    }
-}
-
-impl<D: Digest> AsRef<RsaPrivateKey> for SigningKey<D> {
-    fn as_ref(&self) -> &RsaPrivateKey {
-        &self.inner
-    }
-}
-
-impl<D: Digest> AsRef<RsaPublicKey> for VerifyingKey<D> {
-    fn as_ref(&self) -> &RsaPublicKey {
-        &self.inner
-    }
-}
-
 impl<D: Digest + AssociatedOid> From<RsaPrivateKey> for SigningKey<D> {
     fn from(key: RsaPrivateKey) -> Self {
         SigningKey::new(key)
