@@ -22,10 +22,37 @@ pub fn choice_from_mask<W: Word>(mask: W) -> Choice {
     Choice::from((mask.to_u64() & 1) as u8)
 }
 
-/// A word mask from a bit that MUST be 0 or 1, laundered through `subtle`'s value barrier.
+/// `x` unchanged, but opaque to the optimiser: the compiler can no longer prove anything about
+/// the value (that it is 0 or 1, say), so it cannot turn mask arithmetic built on it back into
+/// a branch. On x86-64 and AArch64 this is an empty `asm!` statement that claims to rewrite the
+/// register (no instruction, no memory traffic); elsewhere [`core::hint::black_box`].
+#[inline(always)]
+pub fn barrier<W: Word>(x: W) -> W {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let mut v = x.to_u64();
+        // SAFETY: an empty assembly template: it reads and writes only the register holding
+        // `v` (declared inout), touches no memory, no stack and no flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) v,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        W::from_u64(v)
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        core::hint::black_box(x)
+    }
+}
+
+/// A word mask from a bit that MUST be 0 or 1 (`0 − bit`), the bit passed through
+/// [`barrier`] first so that the compiler cannot branch on it.
 #[inline]
 pub fn mask_from_bit<W: Word>(bit: W) -> W {
-    mask_from_choice(Choice::from((bit.to_u64() & 1) as u8))
+    W::mask(barrier(bit.and(W::ONE)))
 }
 
 /// All ones if `x == 0`, zero otherwise, without a branch.

@@ -38,16 +38,51 @@ pub fn window_for_bits(bits: usize) -> u32 {
 
 /// `dst = table[index]`, reading every entry (`entries` of `s` limbs each) with a mask, so the
 /// address pattern does not depend on the secret `index`.
+///
+/// The masks are made once; then each block of [`SELECT_BLOCK`] limbs of `dst` is OR-ed
+/// together from the masked blocks of every entry in registers (the compiler vectorises the
+/// block), so `dst` is written once instead of once per entry.
 pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
     let s = dst.len();
-    dst.fill(W::ZERO);
-    for (i, entry) in table.chunks_exact(s).enumerate() {
-        let mask = ct::eq_mask(W::from_u64(i as u64), W::from_u64(index as u64));
-        for (d, &e) in dst.iter_mut().zip(entry) {
-            *d = d.or(mask.and(e));
+    if s == 0 {
+        return;
+    }
+    let entries = table.len() / s;
+    // Up to 64 entries (windows up to 6, all the RSA sizes use) the masks live on the stack.
+    let mut small = [W::ZERO; 64];
+    let mut large = alloc::vec::Vec::new();
+    let masks: &mut [W] = if entries <= small.len() {
+        &mut small[..entries]
+    } else {
+        large.resize(entries, W::ZERO);
+        &mut large
+    };
+    for (i, m) in masks.iter_mut().enumerate() {
+        *m = ct::eq_mask(W::from_u64(i as u64), W::from_u64(index as u64));
+    }
+    let masks: &[W] = masks;
+    let mut j = 0;
+    while j + SELECT_BLOCK <= s {
+        let mut acc = [W::ZERO; SELECT_BLOCK];
+        for (entry, &m) in table.chunks_exact(s).zip(masks) {
+            for (a, &e) in acc.iter_mut().zip(&entry[j..j + SELECT_BLOCK]) {
+                *a = a.or(m.and(e));
+            }
         }
+        dst[j..j + SELECT_BLOCK].copy_from_slice(&acc);
+        j += SELECT_BLOCK;
+    }
+    for (jj, d) in dst.iter_mut().enumerate().skip(j) {
+        let mut a = W::ZERO;
+        for (entry, &m) in table.chunks_exact(s).zip(masks) {
+            a = a.or(m.and(entry[jj]));
+        }
+        *d = a;
     }
 }
+
+/// Limbs of the destination [`select_entry`] gathers at once (kept in registers).
+const SELECT_BLOCK: usize = 8;
 
 /// `out = base^exp mod n` in constant time with a `window`-bit fixed window (1..=8).
 ///
