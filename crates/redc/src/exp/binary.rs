@@ -15,7 +15,8 @@ use crate::word::Word;
 /// are skipped; empty or zero gives 1), `out` has `s` limbs and receives the normal-form result.
 ///
 /// Paper 001: `A = M̄`; for each bit below the top one, `A = A²` (the kernel's `sqr`), then
-/// `A = A·M̄` (its `mul`) if the bit is 1; finally leave the Montgomery domain.
+/// `A = A·M̄` (its `mul`) if the bit is 1; finally leave the Montgomery domain (for an odd
+/// exponent of more than one bit, by making the last multiplication `A·M` instead).
 ///
 /// Leaks the exponent (bit length and every bit) through timing; the base only flows through the
 /// constant-time kernels. Temporary powers of the base are zeroized.
@@ -34,15 +35,25 @@ pub fn pow_vartime<W: Word>(out: &mut [W], base: &[W], exp: &[u8], m: &Modulus<W
     m.to_mont(&mut mbar, base, k, &mut scratch);
     let mut acc = mbar.clone();
     let mut tmp = vec![W::ZERO; s];
+    // An odd exponent (RSA's e) ends on a multiplication; it takes the base in normal form,
+    // `REDC(A·R, M) = A·M`, which leaves the Montgomery domain for free (one multiplication
+    // fewer than multiplying by M̄ and then converting back).
+    let odd = bits > 1 && super::exp_bit(exp, 0) == 1;
     for i in (0..bits - 1).rev() {
         (k.sqr)(&mut tmp, &acc, n, n0, &mut scratch);
         core::mem::swap(&mut acc, &mut tmp);
         if super::exp_bit(exp, i) == 1 {
-            (k.mul)(&mut tmp, &acc, &mbar, n, n0, &mut scratch);
+            let last = i == 0 && odd;
+            let factor = if last { base } else { &mbar[..] };
+            (k.mul)(&mut tmp, &acc, factor, n, n0, &mut scratch);
             core::mem::swap(&mut acc, &mut tmp);
         }
     }
-    m.from_mont(out, &acc, k, &mut scratch);
+    if odd {
+        out.copy_from_slice(&acc);
+    } else {
+        m.from_mont(out, &acc, k, &mut scratch);
+    }
     mbar.zeroize();
     acc.zeroize();
     tmp.zeroize();

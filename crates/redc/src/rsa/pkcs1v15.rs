@@ -21,7 +21,6 @@ use alloc::vec::Vec;
 use digest::const_oid::AssociatedOid;
 use digest::Digest;
 use rand_core::CryptoRngCore;
-use subtle::ConstantTimeEq;
 
 use super::hash::{digest_info_prefix, HashAlg};
 use super::sigbytes::define_signature;
@@ -114,7 +113,7 @@ impl Pkcs1v15Sign {
         };
         // Step 4: compare EM and EM'. The data is public; the comparison is constant time
         // anyway so that no timing says where a forgery attempt first differs.
-        if bool::from(em.ct_eq(&expected)) {
+        if bool::from(super::ctbytes::bytes_eq(em, &expected)) {
             Ok(())
         } else {
             Err(Error::Verification)

@@ -14,7 +14,6 @@ pub use keys::{SigningKey, VerifyingKey};
 use alloc::vec::Vec;
 use digest::Digest;
 use rand_core::CryptoRngCore;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use super::hash::{HashAlg, HashFn};
@@ -201,7 +200,7 @@ impl Pss {
         let mut h2 = alloc::vec![0u8; h_len];
         self.hash.digest_parts(&[&[0u8; 8], hashed, salt], &mut h2);
         // Step 14: H = H'.
-        if bool::from(h.ct_eq(&h2)) {
+        if bool::from(super::ctbytes::bytes_eq(h, &h2)) {
             Ok(())
         } else {
             Err(Error::Verification)
