@@ -27,10 +27,11 @@
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i`, then one pass doubling `T`
 //!   (ADCX `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`, then the same reduction.
 //!
-//! - At 16 limbs (RSA-2048's primes) the reduction rows run instead with an 8-word register
-//!   window ([`reduce8`]): one memory operand per MULX instead of three; measured ≈ 2–3 % faster
-//!   for the multiplication and ≈ 1 % for the squaring on Zen 3 (the other sizes were not
-//!   measured and keep the rows above).
+//! - At 8 and 16 limbs (the primes of RSA-1024 and RSA-2048) the reduction rows run instead
+//!   with an 8-word register window ([`reduce8`]): one memory operand per MULX instead of
+//!   three. Measured on Zen 3 against the rows above, alternating: 8 limbs ≈ 4–6 % faster,
+//!   16 limbs ≈ 1–3 %; at 24, 32 and 48 limbs it was a wash or slower (−3 % to +5 %), so those
+//!   keep the rows.
 //!
 //! The caller finishes with the masked final subtraction [`crate::nat::final_sub`].
 //! Nothing here branches on or indexes by a value: the only branches are the row loops, whose
@@ -321,7 +322,7 @@ macro_rules! sized {
 }
 
 sized!(mul6, sqr6, 6, true, inline);
-sized!(mul8, sqr8, 8, true, inline);
+sized!(mul8, sqr8, 8, true, window);
 sized!(mul11, sqr11, 11, true, inline);
 sized!(mul12, sqr12, 12, true, inline);
 sized!(mul16, sqr16, 16, true, window);
