@@ -76,11 +76,35 @@ pub trait Word:
     /// Number of leading zero bits (variable time only in the sense of the instruction; used on
     /// public values).
     fn leading_zeros(self) -> u32;
+    /// The slices as `u64` words when `Self` is `u64` (for width-specific fast paths such as
+    /// the AVX2 table scan), `None` otherwise.
+    fn as_u64_slices<'a>(dst: &'a mut [Self], src: &'a [Self]) -> Option<(&'a mut [u64], &'a [u64])>
+    where
+        Self: Sized,
+    {
+        let _ = (dst, src);
+        None
+    }
 }
 
 macro_rules! impl_word {
+    ($t:ty, $wide:ty, as_u64) => {
+        impl_word!(@impl $t, $wide,
+            #[inline(always)]
+            fn as_u64_slices<'a>(
+                dst: &'a mut [Self],
+                src: &'a [Self],
+            ) -> Option<(&'a mut [u64], &'a [u64])> {
+                Some((dst, src))
+            }
+        );
+    };
     ($t:ty, $wide:ty) => {
+        impl_word!(@impl $t, $wide,);
+    };
+    (@impl $t:ty, $wide:ty, $($extra:item)*) => {
         impl Word for $t {
+            $($extra)*
             const BITS: u32 = <$t>::BITS;
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -160,7 +184,7 @@ macro_rules! impl_word {
 }
 
 impl_word!(u32, u64);
-impl_word!(u64, u128);
+impl_word!(u64, u128, as_u64);
 
 #[cfg(test)]
 mod tests {
