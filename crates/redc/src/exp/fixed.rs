@@ -93,6 +93,10 @@ fn select_entry_in<W: Word>(dst: &mut [W], table: &[W], index: u32) {
         gather_block::<W, SELECT_BLOCK>(&mut dst[j..j + SELECT_BLOCK], table, s, masks, j);
         j += SELECT_BLOCK;
     }
+    if j + 8 <= s {
+        gather_block::<W, 8>(&mut dst[j..j + 8], table, s, masks, j);
+        j += 8;
+    }
     if j + 4 <= s {
         gather_block::<W, 4>(&mut dst[j..j + 4], table, s, masks, j);
         j += 4;
@@ -123,7 +127,7 @@ fn gather_block<W: Word, const B: usize>(
 }
 
 /// Limbs of the destination [`select_entry`] gathers at once (kept in registers).
-const SELECT_BLOCK: usize = 8;
+const SELECT_BLOCK: usize = 16;
 
 /// `out = base^exp mod n` in constant time with a `window`-bit fixed window (1..=8).
 ///
