@@ -127,6 +127,86 @@ fn one_word_moduli() {
     }
 }
 
+/// The almost Montgomery pair of `k` on one modulus: for operands anywhere below `R` (edge
+/// values `n − 1`, `n`, `n + 1`, `R − 1` and random ones), the output is `< R` and congruent
+/// to `a·b·R⁻¹` mod `n`; and the full kernel given such an `a` and `b = 1` (the conversion out
+/// of the Montgomery domain) reduces fully.
+fn check_almost(k: &Kernel<u64>, n: &BigUint, rng: &mut ChaCha8Rng) {
+    let (mul, sqr) = k.almost.expect("kernel has an almost pair");
+    let s = limbs_needed::<u64>(n);
+    let m = Modulus::<u64>::new(&limbs::<u64>(n, s)).unwrap();
+    let r = r_of::<u64>(s);
+    let rinv = r.modinv(n).unwrap();
+    let one = BigUint::from(1u8);
+    let mut vals = vec![n - &one, n.clone(), n + &one, &r - &one];
+    for _ in 0..3 {
+        let x: Vec<u64> = (0..s).map(|_| rng.gen()).collect();
+        vals.push(big(&x));
+    }
+    let vals: Vec<BigUint> = vals.into_iter().filter(|v| v < &r).collect();
+    let mut out = vec![0u64; s];
+    let mut scratch: Vec<u64> = (0..m.scratch().len()).map(|_| rng.gen()).collect();
+    let unit = limbs::<u64>(&one, s);
+    for a in &vals {
+        let al = limbs::<u64>(a, s);
+        sqr(&mut out, &al, m.n(), m.n0(), &mut scratch);
+        assert!(
+            big(&out) < r,
+            "{} almost sqr out of range, {s} limbs",
+            k.name
+        );
+        assert_eq!(
+            big(&out) % n,
+            a * a * &rinv % n,
+            "{} almost sqr, {s} limbs",
+            k.name
+        );
+        for b in &vals {
+            mul(
+                &mut out,
+                &al,
+                &limbs::<u64>(b, s),
+                m.n(),
+                m.n0(),
+                &mut scratch,
+            );
+            assert!(
+                big(&out) < r,
+                "{} almost mul out of range, {s} limbs",
+                k.name
+            );
+            assert_eq!(
+                big(&out) % n,
+                a * b * &rinv % n,
+                "{} almost mul, {s} limbs",
+                k.name
+            );
+        }
+        (k.mul)(&mut out, &al, &unit, m.n(), m.n0(), &mut scratch);
+        assert_eq!(
+            big(&out),
+            a * &rinv % n,
+            "{} full mul by 1, {s} limbs",
+            k.name
+        );
+    }
+}
+
+#[test]
+fn almost_kernels_stay_below_r_and_congruent() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for k in fast_kernels() {
+        if k.almost.is_none() {
+            continue;
+        }
+        for s in (1..=70usize).chain([128]) {
+            for n in moduli(&mut rng, s) {
+                check_almost(&k, &n, &mut rng);
+            }
+        }
+    }
+}
+
 #[test]
 fn mulx_is_detected_when_the_cpu_has_it() {
     if Backend::Mulx.is_available() {

@@ -149,6 +149,10 @@ pub fn pow<W: Word>(
     let mut scratch = m.scratch();
     let mut table = super::power_table(base, entries, m, k, &mut scratch);
 
+    // The loop may run on the kernel's almost Montgomery pair (values < R instead of < n);
+    // the table is fully reduced, and the conversion out of the Montgomery domain below, a
+    // full kernel product with 1, reduces fully (see `mont`'s contract).
+    let (mul, sqr) = k.almost.unwrap_or((k.mul, k.sqr));
     let total = exp.len() * 8;
     let digits = total.div_ceil(window as usize);
     let mut acc = vec![W::ZERO; s];
@@ -161,7 +165,7 @@ pub fn pow<W: Word>(
         select_entry(&mut acc, &table, super::exp_bits(exp, top, window));
         for d in (0..digits - 1).rev() {
             for _ in 0..window {
-                (k.sqr)(&mut tmp, &acc, n, n0, &mut scratch);
+                sqr(&mut tmp, &acc, n, n0, &mut scratch);
                 core::mem::swap(&mut acc, &mut tmp);
             }
             select_entry(
@@ -169,7 +173,7 @@ pub fn pow<W: Word>(
                 &table,
                 super::exp_bits(exp, d * window as usize, window),
             );
-            (k.mul)(&mut tmp, &acc, &sel, n, n0, &mut scratch);
+            mul(&mut tmp, &acc, &sel, n, n0, &mut scratch);
             core::mem::swap(&mut acc, &mut tmp);
         }
     }

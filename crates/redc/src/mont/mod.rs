@@ -17,6 +17,17 @@
 //!
 //! Every kernel, whatever its algorithm or backend, gives the bit-identical result, since the
 //! fully reduced `a·b·R⁻¹ mod n` is unique.
+//!
+//! # Almost Montgomery kernels
+//!
+//! A backend MAY also offer an "almost Montgomery" pair ([`Kernel::almost`], Gueron's AMM):
+//! the same signatures, but inputs only need `a, b < R`, and the output is `< R` and congruent
+//! to `a·b·R⁻¹` modulo `n`, not necessarily `< n`. With `u = (a·b + m·n)/R < R + n`, the
+//! final step subtracts `n` exactly when `u ≥ R`, i.e. when the carry word out of the top is
+//! set, with the same masked form: one pass instead of a trial subtraction and a select.
+//! Only the fixed-window exponentiation uses it, between a fully reduced table and one
+//! fully reducing conversion out of the Montgomery domain at the end: a full kernel given
+//! `a < R` and `b < n` still returns `a·b·R⁻¹ mod n < n` (then `u < b + n < 2n`).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -50,6 +61,9 @@ pub struct Kernel<W: Word> {
     pub sqr: SqrFn<W>,
     /// A short name for reports (`"cios+modern"`, `"mulx"`, ...).
     pub name: &'static str,
+    /// The almost Montgomery multiplication and squaring (see the module documentation), if
+    /// the backend has them.
+    pub almost: Option<(MulFn<W>, SqrFn<W>)>,
 }
 
 impl<W: Word> Kernel<W> {
@@ -59,6 +73,7 @@ impl<W: Word> Kernel<W> {
             mul: algo.mul_fn(),
             sqr: sqr.sqr_fn(),
             name: algo.name(),
+            almost: None,
         }
     }
 }

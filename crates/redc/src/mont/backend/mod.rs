@@ -106,6 +106,7 @@ pub fn portable_kernel() -> Kernel<u64> {
         mul: Algorithm::Cios.mul_fn(),
         sqr: SqrVariant::Modern.sqr_fn(),
         name: "portable",
+        almost: None,
     }
 }
 

@@ -66,9 +66,10 @@ fn cpu_has_adx_bmi2() -> bool {
 /// The MULX/ADCX/ADOX kernel; needs the [`Token`] proving the CPU can run it.
 pub fn kernel(_: Token) -> Kernel<u64> {
     Kernel {
-        mul: mont_mul,
-        sqr: mont_sqr,
+        mul: mont_mul::<false>,
+        sqr: mont_sqr::<false>,
         name: "mulx",
+        almost: Some((mont_mul::<true>, mont_sqr::<true>)),
     }
 }
 
@@ -81,8 +82,16 @@ fn check(out: &[u64], a: &[u64], n: &[u64], scratch: &[u64]) -> usize {
 }
 
 /// `out = a·b·R⁻¹ mod n` by SOS rows (product, then reduction); the kernel contract of
-/// [`crate::mont`]. Only reachable through [`kernel`], i.e. on a CPU with BMI2 and ADX.
-fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+/// [`crate::mont`] (`ALMOST = false`), or its almost Montgomery form (`ALMOST = true`: inputs
+/// and output `< R`). Only reachable through [`kernel`], i.e. on a CPU with BMI2 and ADX.
+fn mont_mul<const ALMOST: bool>(
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    n: &[u64],
+    n0: u64,
+    scratch: &mut [u64],
+) {
     let s = check(out, a, n, scratch);
     assert_eq!(b.len(), s);
     let t = scratch.as_mut_ptr();
@@ -92,7 +101,11 @@ fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
     macro_rules! sized_mul {
         ($f:ident, $s:literal) => {{
             let cy = sized::$f(t, a, b, np, n0);
-            sized::final_sub::<$s>(o, t, cy, np);
+            if ALMOST {
+                sized::final_sub_almost::<$s>(o, t, cy, np);
+            } else {
+                sized::final_sub::<$s>(o, t, cy, np);
+            }
             return;
         }};
     }
@@ -116,12 +129,22 @@ fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
             }
         }
     };
-    finish(out, scratch, n, cy);
+    if ALMOST {
+        finish_almost(out, scratch, n, cy);
+    } else {
+        finish(out, scratch, n, cy);
+    }
 }
 
-/// `out = a²·R⁻¹ mod n` by the dedicated squaring; the kernel contract of [`crate::mont`].
-/// Only reachable through [`kernel`].
-fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+/// `out = a²·R⁻¹ mod n` by the dedicated squaring; the kernel contract of [`crate::mont`]
+/// (or its almost form, as for [`mont_mul`]). Only reachable through [`kernel`].
+fn mont_sqr<const ALMOST: bool>(
+    out: &mut [u64],
+    a: &[u64],
+    n: &[u64],
+    n0: u64,
+    scratch: &mut [u64],
+) {
     let s = check(out, a, n, scratch);
     let t = scratch.as_mut_ptr();
     let (a, np) = (a.as_ptr(), n.as_ptr());
@@ -129,7 +152,11 @@ fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64])
     macro_rules! sized_sqr {
         ($f:ident, $s:literal) => {{
             let cy = sized::$f(t, a, np, n0);
-            sized::final_sub::<$s>(o, t, cy, np);
+            if ALMOST {
+                sized::final_sub_almost::<$s>(o, t, cy, np);
+            } else {
+                sized::final_sub::<$s>(o, t, cy, np);
+            }
             return;
         }};
     }
@@ -152,7 +179,11 @@ fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64])
             }
         }
     };
-    finish(out, scratch, n, cy);
+    if ALMOST {
+        finish_almost(out, scratch, n, cy);
+    } else {
+        finish(out, scratch, n, cy);
+    }
 }
 
 /// The final step: `u = T[s..2s] + cy·R < 2n`, `out = u − n` if that does not borrow, else `u`
@@ -161,6 +192,22 @@ fn finish(out: &mut [u64], scratch: &mut [u64], n: &[u64], cy: u64) {
     let s = n.len();
     scratch[2 * s] = cy;
     nat::final_sub(out, &scratch[s..2 * s + 1], n);
+}
+
+/// The almost Montgomery final step: `out = T[s..2s] + cy·R − n` if `cy = 1`, else
+/// `T[s..2s]`, as `out = T[s..2s] − (n & mask)` with `mask` all ones iff `cy = 1`: no branch,
+/// the same addresses either way. (`cy = 1` means `u ≥ R`, and `u < R + n`, so the borrow
+/// out of the top word cancels `cy` and `out < R`.)
+fn finish_almost(out: &mut [u64], scratch: &[u64], n: &[u64], cy: u64) {
+    let s = n.len();
+    let mask = crate::ct::mask_from_bit(cy);
+    let mut borrow = 0u64;
+    for ((o, &u), &nj) in out.iter_mut().zip(&scratch[s..2 * s]).zip(n) {
+        let (d, b1) = u.overflowing_sub(nj & mask);
+        let (d, b2) = d.overflowing_sub(borrow);
+        *o = d;
+        borrow = (b1 | b2) as u64;
+    }
 }
 
 /// `t[0..=len] = v[0..len]·x`: one ADCX chain over `lo_j + hi_{j−1}`.

@@ -551,6 +551,57 @@ pub(super) unsafe fn final_sub<const S: usize>(
     }
 }
 
+/// The almost Montgomery final step for `S` limbs in one unrolled `asm!` block:
+/// `out = T[S..2S] − (n & mask)` with `mask = −cy` (all ones iff the carry word `cy` is 1),
+/// in two short passes (mask `n` into `out`, then subtract) with no branch; the same result as `mulx::finish_almost`. With `u = T[S..2S] +
+/// cy·R < R + n`, the borrow out of the top word cancels `cy`, so `out < R`.
+///
+/// # Safety
+/// `t` is valid for `2S` limb reads, `n` for `S` reads, `out` for `S` writes (x86-64 only;
+/// no extension needed).
+#[inline(always)]
+pub(super) unsafe fn final_sub_almost<const S: usize>(
+    out: *mut u64,
+    t: *const u64,
+    cy: u64,
+    n: *const u64,
+) {
+    // SAFETY: the caller guarantees the sizes; the offsets are fixed by S, no stack is used.
+    unsafe {
+        core::arch::asm!(
+            // out = n & mask first (AND clears CF, so it cannot sit inside the borrow chain).
+            "neg {m}",
+            ".set fa_j, 0",
+            ".rept {s}",
+            "mov 8*fa_j({n}), {x}",
+            "and {m}, {x}",
+            "mov {x}, 8*fa_j({out})",
+            ".set fa_j, fa_j + 1",
+            ".endr",
+            // out = T[S..2S] − out.
+            ".set fa_j, 0",
+            ".rept {s}",
+            "mov 8*({s}+fa_j)({t}), {y}",
+            ".if fa_j == 0",
+            "sub 8*fa_j({out}), {y}",
+            ".else",
+            "sbb 8*fa_j({out}), {y}",
+            ".endif",
+            "mov {y}, 8*fa_j({out})",
+            ".set fa_j, fa_j + 1",
+            ".endr",
+            s = const S,
+            t = in(reg) t,
+            n = in(reg) n,
+            out = in(reg) out,
+            m = inout(reg) cy => _,
+            x = out(reg) _,
+            y = out(reg) _,
+            options(att_syntax, nostack),
+        );
+    }
+}
+
 /// One reduction row of the register-window reduction ([`reduce8`]): the window `w0, r1..r7`
 /// (8 consecutive columns) plus `m·n[nb..nb+8]` (`m` in `rdx`, `rw_nb` the byte offset of the
 /// n block); the sum's column 0 leaves the window (stored at column `rw_col` if `rw_tail`,
