@@ -59,7 +59,7 @@ pub enum Key {
     /// A private key (usable wherever a public key is).
     Private(Box<RsaPrivateKey>),
     /// A public key.
-    Public(RsaPublicKey),
+    Public(Box<RsaPublicKey>),
 }
 
 impl Key {
@@ -105,10 +105,10 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
                 .map(|k| Key::Private(Box::new(k)))
                 .map_err(|e| bad(&e)),
             "PUBLIC KEY" => RsaPublicKey::from_public_key_pem(text)
-                .map(Key::Public)
+                .map(|k| Key::Public(Box::new(k)))
                 .map_err(|e| bad(&e)),
             "RSA PUBLIC KEY" => RsaPublicKey::from_pkcs1_pem(text)
-                .map(Key::Public)
+                .map(|k| Key::Public(Box::new(k)))
                 .map_err(|e| bad(&e)),
             "ENCRYPTED PRIVATE KEY" => Err("encrypted private keys are not supported".into()),
             other => Err(format!("unsupported PEM label \"{other}\"")),
@@ -121,10 +121,10 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
         return Ok(Key::Private(Box::new(k)));
     }
     if let Ok(k) = RsaPublicKey::from_public_key_der(bytes) {
-        return Ok(Key::Public(k));
+        return Ok(Key::Public(Box::new(k)));
     }
     if let Ok(k) = RsaPublicKey::from_pkcs1_der(bytes) {
-        return Ok(Key::Public(k));
+        return Ok(Key::Public(Box::new(k)));
     }
     Err("not an RSA key in PEM or DER (PKCS#1, PKCS#8 or SPKI), or the key is invalid".into())
 }
