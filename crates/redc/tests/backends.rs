@@ -10,7 +10,7 @@ use num_bigint::BigUint;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use redc::exp::fixed;
+use redc::exp::{binary, fixed};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::{Algorithm, Kernel, Modulus, SqrVariant};
 
@@ -237,6 +237,33 @@ fn fixed_window_pow_matches_num_bigint() {
                 let w = fixed::window_for_bits(e.len() * 8);
                 fixed::pow(&mut out, &limbs(&base, s), &e, &m, &k, w);
                 assert_eq!(big(&out), base.modpow(&ev, &n), "{} pow {bits}", k.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn binary_pow_matches_num_bigint_for_odd_and_even_exponents() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for k in fast_kernels() {
+        for bits in [64u64, 512, 1024, 2048, 4096] {
+            let n = random_modulus(&mut rng, bits);
+            let s = limbs_needed::<u64>(&n);
+            let m = Modulus::<u64>::new(&limbs::<u64>(&n, s)).unwrap();
+            for e in [
+                vec![0x01u8, 0x00, 0x01],
+                vec![0x01, 0x00, 0x00],
+                vec![0x03],
+                vec![0x02],
+                vec![0x01],
+                vec![0xfe, 0xdc, 0xba, 0x98],
+            ] {
+                let ev = BigUint::from_bytes_be(&e);
+                for base in operands(&mut rng, &n, 1) {
+                    let mut out = vec![0u64; s];
+                    binary::pow_vartime(&mut out, &limbs(&base, s), &e, &m, &k);
+                    assert_eq!(big(&out), base.modpow(&ev, &n), "{} binary {bits}", k.name);
+                }
             }
         }
     }

@@ -39,13 +39,18 @@ pub fn pow_vartime<W: Word>(out: &mut [W], base: &[W], exp: &[u8], m: &Modulus<W
     // `REDC(A·R, M) = A·M`, which leaves the Montgomery domain for free (one multiplication
     // fewer than multiplying by M̄ and then converting back).
     let odd = bits > 1 && super::exp_bit(exp, 0) == 1;
+    // The loop may run on the kernel's almost Montgomery pair (values < R); the last step is a
+    // full kernel product (by the base, or by 1 below), which reduces fully (`mont`'s contract).
+    let (mul, sqr) = k.almost.unwrap_or((k.mul, k.sqr));
     for i in (0..bits - 1).rev() {
-        (k.sqr)(&mut tmp, &acc, n, n0, &mut scratch);
+        sqr(&mut tmp, &acc, n, n0, &mut scratch);
         core::mem::swap(&mut acc, &mut tmp);
         if super::exp_bit(exp, i) == 1 {
-            let last = i == 0 && odd;
-            let factor = if last { base } else { &mbar[..] };
-            (k.mul)(&mut tmp, &acc, factor, n, n0, &mut scratch);
+            if i == 0 && odd {
+                (k.mul)(&mut tmp, &acc, base, n, n0, &mut scratch);
+            } else {
+                mul(&mut tmp, &acc, &mbar, n, n0, &mut scratch);
+            }
             core::mem::swap(&mut acc, &mut tmp);
         }
     }
