@@ -39,7 +39,7 @@ pub fn window_for_bits(bits: usize) -> u32 {
 /// `dst = table[index]`, reading every entry (`entries` of `s` limbs each) with a mask, so the
 /// address pattern does not depend on the secret `index`.
 ///
-/// The masks are made once; then each block of [`SELECT_BLOCK`] limbs of `dst` is OR-ed
+/// The masks are made once; then each block of `SELECT_BLOCK` limbs of `dst` is OR-ed
 /// together from the masked blocks of every entry in registers (the compiler vectorises the
 /// block), so `dst` is written once instead of once per entry.
 ///

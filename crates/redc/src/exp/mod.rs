@@ -1,4 +1,4 @@
-//! Modular exponentiation over a [`Modulus`](crate::mont::Modulus) with a kernel it is handed.
+//! Modular exponentiation over a [`Modulus`] with a kernel it is handed.
 //!
 //! Two families with a hard boundary between them:
 //! - [`fixed`]: the constant-time fixed window, the only method that may see a secret exponent;

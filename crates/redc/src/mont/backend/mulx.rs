@@ -7,15 +7,19 @@
 //!
 //! - The RSA prime sizes 6, 8, 11, 12, 16, 22, 24, 32, 48 and 64 limbs (the primes of 1024- to
 //!   8192-bit keys with 2, 3 or 4 primes) have one `asm!` block per
-//!   operation, unrolled by the assembler ([`mulx_sized`](super::mulx_sized)).
+//!   operation, unrolled by the assembler (`mulx_sized`).
 //! - Every other size runs the same rows as short `asm!` loops (`lea` and `jrcxz` keep CF and
 //!   OF intact across iterations) driven from Rust.
 //!
 //! The sized kernels finish with an unrolled assembly copy of the masked final subtraction
 //! (`mulx_sized::final_sub`), the looped ones with [`nat::final_sub`]; either way the output
-//! is bit-identical to the portable kernels'. The assembly is only sound on CPUs with BMI2 and
-//! ADX: the kernel function pointers are handed out only through [`kernel`], which needs a
-//! [`Token`], which only [`Token::get`] makes after the CPU said so.
+//! is bit-identical to the portable kernels'. The kernel also carries the almost Montgomery
+//! pair of `mont`'s contract (the same rows, finished by `mulx_sized::final_sub_almost` or
+//! `finish_almost`: outputs `< R`), which the exponentiations loop on.
+//!
+//! The assembly is only sound on CPUs with BMI2 and ADX: the kernel function pointers are
+//! handed out only through [`kernel`], which needs a [`Token`], which only [`Token::get`] makes
+//! after the CPU said so.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
