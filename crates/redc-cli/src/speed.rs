@@ -28,7 +28,7 @@ const MONT_BITS: [usize; 3] = [1024, 2048, 4096];
 const RUNS: usize = 5;
 
 /// Alternating rounds per RSA measurement; each figure is their median.
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 /// Arguments of `redc speed`.
 #[derive(clap::Args, Debug)]
