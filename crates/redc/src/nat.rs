@@ -104,7 +104,9 @@ pub fn sub<W: Word>(out: &mut [W], a: &[W], b: &[W]) -> W {
 /// `out = u − n` when that does not borrow, else `out = u`, chosen with a mask.
 ///
 /// The subtraction is always computed and the choice is a masked select, so neither a branch
-/// nor an address depends on `u`. `out` and `n` have `s` limbs.
+/// nor an address depends on `u`. `out` and `n` have `s` limbs. Never inlined, for the reason
+/// given at [`ct::assign_masked`]: no run-time overlap test of `out` and `u` in its loops.
+#[inline(never)]
 pub fn final_sub<W: Word>(out: &mut [W], u: &[W], n: &[W]) {
     let s = n.len();
     debug_assert!(out.len() == s && u.len() == s + 1);
