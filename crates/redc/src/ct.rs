@@ -49,10 +49,19 @@ pub fn barrier<W: Word>(x: W) -> W {
 }
 
 /// A word mask from a bit that MUST be 0 or 1 (`0 − bit`), the bit passed through
-/// [`barrier`] first so that the compiler cannot branch on it.
+/// [`barrier`] first so that the compiler cannot branch on it (on other architectures than
+/// x86-64 and AArch64, through `subtle`'s value barrier instead, as [`core::hint::black_box`]
+/// is only a best effort).
 #[inline]
 pub fn mask_from_bit<W: Word>(bit: W) -> W {
-    W::mask(barrier(bit.and(W::ONE)))
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        W::mask(barrier(bit.and(W::ONE)))
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        mask_from_choice(Choice::from((bit.to_u64() & 1) as u8))
+    }
 }
 
 /// All ones if `x == 0`, zero otherwise, without a branch.
