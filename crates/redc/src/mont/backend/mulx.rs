@@ -26,6 +26,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use super::mulx_sized as sized;
 use crate::mont::{scratch_len, Kernel};
 use crate::nat;
+use crate::word::Word;
 
 /// Proof that this CPU supports BMI2 and ADX (ring's `(Adx, Bmi2)` token idea).
 #[derive(Clone, Copy, Debug)]
@@ -105,11 +106,7 @@ fn mont_mul<const ALMOST: bool>(
     macro_rules! sized_mul {
         ($f:ident, $s:literal) => {{
             let cy = sized::$f(t, a, b, np, n0);
-            if ALMOST {
-                sized::final_sub_almost::<$s>(o, t, cy, np);
-            } else {
-                sized::final_sub::<$s>(o, t, cy, np);
-            }
+            finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
         }};
     }
@@ -133,11 +130,7 @@ fn mont_mul<const ALMOST: bool>(
             }
         }
     };
-    if ALMOST {
-        finish_almost(out, scratch, n, cy);
-    } else {
-        finish(out, scratch, n, cy);
-    }
+    finish::<ALMOST>(out, scratch, n, cy);
 }
 
 /// `out = a²·R⁻¹ mod n` by the dedicated squaring; the kernel contract of [`crate::mont`]
@@ -156,11 +149,7 @@ fn mont_sqr<const ALMOST: bool>(
     macro_rules! sized_sqr {
         ($f:ident, $s:literal) => {{
             let cy = sized::$f(t, a, np, n0);
-            if ALMOST {
-                sized::final_sub_almost::<$s>(o, t, cy, np);
-            } else {
-                sized::final_sub::<$s>(o, t, cy, np);
-            }
+            finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
         }};
     }
@@ -183,16 +172,43 @@ fn mont_sqr<const ALMOST: bool>(
             }
         }
     };
+    finish::<ALMOST>(out, scratch, n, cy);
+}
+
+/// The sized kernels' final step in assembly: the full masked subtraction, or the almost
+/// Montgomery one when `ALMOST`.
+///
+/// # Safety
+/// As for `mulx_sized::final_sub`.
+#[inline(always)]
+unsafe fn finish_sized<const S: usize, const ALMOST: bool>(
+    out: *mut u64,
+    t: *const u64,
+    cy: u64,
+    n: *const u64,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        if ALMOST {
+            sized::final_sub_almost::<S>(out, t, cy, n);
+        } else {
+            sized::final_sub::<S>(out, t, cy, n);
+        }
+    }
+}
+
+/// The looped kernels' final step: [`finish_full`], or [`finish_almost`] when `ALMOST`.
+fn finish<const ALMOST: bool>(out: &mut [u64], scratch: &mut [u64], n: &[u64], cy: u64) {
     if ALMOST {
         finish_almost(out, scratch, n, cy);
     } else {
-        finish(out, scratch, n, cy);
+        finish_full(out, scratch, n, cy);
     }
 }
 
 /// The final step: `u = T[s..2s] + cy·R < 2n`, `out = u − n` if that does not borrow, else `u`
 /// (masked, [`nat::final_sub`]).
-fn finish(out: &mut [u64], scratch: &mut [u64], n: &[u64], cy: u64) {
+fn finish_full(out: &mut [u64], scratch: &mut [u64], n: &[u64], cy: u64) {
     let s = n.len();
     scratch[2 * s] = cy;
     nat::final_sub(out, &scratch[s..2 * s + 1], n);
@@ -207,10 +223,7 @@ fn finish_almost(out: &mut [u64], scratch: &[u64], n: &[u64], cy: u64) {
     let mask = crate::ct::mask_from_bit(cy);
     let mut borrow = 0u64;
     for ((o, &u), &nj) in out.iter_mut().zip(&scratch[s..2 * s]).zip(n) {
-        let (d, b1) = u.overflowing_sub(nj & mask);
-        let (d, b2) = d.overflowing_sub(borrow);
-        *o = d;
-        borrow = (b1 | b2) as u64;
+        (*o, borrow) = u64::sbb(u, nj & mask, borrow);
     }
 }
 
