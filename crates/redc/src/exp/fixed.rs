@@ -149,10 +149,8 @@ pub fn pow<W: Word>(
     let mut scratch = m.scratch();
     let mut table = super::power_table(base, entries, m, k, &mut scratch);
 
-    // The loop may run on the kernel's almost Montgomery pair (values < R instead of < n);
-    // the table is fully reduced, and the conversion out of the Montgomery domain below, a
-    // full kernel product with 1, reduces fully (see `mont`'s contract).
-    let (mul, sqr) = k.almost.unwrap_or((k.mul, k.sqr));
+    // The table is fully reduced; the last step, leaving the domain, is a full product by 1.
+    let (mul, sqr) = k.loop_pair();
     let total = exp.len() * 8;
     let digits = total.div_ceil(window as usize);
     let mut acc = vec![W::ZERO; s];

@@ -76,6 +76,14 @@ impl<W: Word> Kernel<W> {
             almost: None,
         }
     }
+
+    /// The multiplication and squaring an exponentiation loop may run on: the almost pair when
+    /// the kernel has one, else `mul` and `sqr`. Values in the loop are then only `< R`, so the
+    /// caller's last step must be a full `mul` with a fully reduced other operand (by 1 to leave
+    /// the Montgomery domain, say), which returns a fully reduced result.
+    pub fn loop_pair(&self) -> (MulFn<W>, SqrFn<W>) {
+        self.almost.unwrap_or((self.mul, self.sqr))
+    }
 }
 
 /// The REDC algorithms of papers 002 and 003 (see `ALGORITHMS.md`).
