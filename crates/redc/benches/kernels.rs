@@ -109,8 +109,80 @@ fn bench_clock(c: &mut Criterion) {
     });
 }
 
+/// The ceilings the kernels run against, in the clock reference's units: 1000 independent
+/// MULX (the multiplier's throughput), and 1000 columns of a Montgomery row (MULX with a
+/// memory operand, then ADCX and ADOX of its halves into the next two of eight rotating
+/// accumulators, flags cleared every 8 columns so rows may overlap as in the kernels), the shape
+/// every MULX kernel repeats. Only on CPUs with BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+fn bench_mulx_ceiling(c: &mut Criterion) {
+    if !(std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx"))
+    {
+        return;
+    }
+    let words = [0x9e37_79b9_7f4a_7c15u64; 8];
+    c.bench_function("clock/1000-independent-mulx", |bch| {
+        bch.iter(|| {
+            let x: u64 = black_box(3);
+            // SAFETY: BMI2 checked above; register-only multiplies, every written register
+            // declared.
+            unsafe {
+                core::arch::asm!(
+                    ".rept 250",
+                    "mulx {x}, {a}, {b}",
+                    "mulx {x}, {c}, {d}",
+                    "mulx {x}, {a}, {b}",
+                    "mulx {x}, {c}, {d}",
+                    ".endr",
+                    x = in(reg) x,
+                    a = out(reg) _, b = out(reg) _, c = out(reg) _, d = out(reg) _,
+                    in("rdx") x,
+                    options(att_syntax, nomem, nostack),
+                );
+            }
+        })
+    });
+    c.bench_function("clock/1000-mulx-adcx-adox-columns", |bch| {
+        bch.iter(|| {
+            let p = black_box(words.as_ptr());
+            // SAFETY: BMI2 and ADX checked above; reads words[0..8] only, writes only the
+            // declared registers and flags.
+            unsafe {
+                core::arch::asm!(
+                    ".rept 125",
+                    "xor {z:e}, {z:e}",
+                    "mulx 0({p}), {lo}, {hi}", "adcx {lo}, {s0}", "adox {hi}, {s1}",
+                    "mulx 8({p}), {lo}, {hi}", "adcx {lo}, {s1}", "adox {hi}, {s2}",
+                    "mulx 16({p}), {lo}, {hi}", "adcx {lo}, {s2}", "adox {hi}, {s3}",
+                    "mulx 24({p}), {lo}, {hi}", "adcx {lo}, {s3}", "adox {hi}, {s4}",
+                    "mulx 32({p}), {lo}, {hi}", "adcx {lo}, {s4}", "adox {hi}, {s5}",
+                    "mulx 40({p}), {lo}, {hi}", "adcx {lo}, {s5}", "adox {hi}, {s6}",
+                    "mulx 48({p}), {lo}, {hi}", "adcx {lo}, {s6}", "adox {hi}, {s7}",
+                    "mulx 56({p}), {lo}, {hi}", "adcx {lo}, {s7}", "adox {hi}, {s0}",
+                    ".endr",
+                    p = in(reg) p,
+                    z = out(reg) _, lo = out(reg) _, hi = out(reg) _,
+                    s0 = out(reg) _, s1 = out(reg) _, s2 = out(reg) _, s3 = out(reg) _,
+                    s4 = out(reg) _, s5 = out(reg) _, s6 = out(reg) _, s7 = out(reg) _,
+                    in("rdx") 3u64,
+                    options(att_syntax, readonly, nostack),
+                );
+            }
+        })
+    });
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 fn bench_clock(_: &mut Criterion) {}
 
-criterion_group!(benches, bench_mul, bench_backends, bench_clock);
+#[cfg(not(target_arch = "x86_64"))]
+fn bench_mulx_ceiling(_: &mut Criterion) {}
+
+criterion_group!(
+    benches,
+    bench_mul,
+    bench_backends,
+    bench_clock,
+    bench_mulx_ceiling
+);
 criterion_main!(benches);
