@@ -42,9 +42,11 @@ pub fn window_for_bits(bits: usize) -> u32 {
 /// `dst = table[index]`, reading every entry (`entries` of `s` limbs each) with a mask, so the
 /// address pattern does not depend on the secret `index`.
 ///
-/// The masks are made once; then each block of `SELECT_BLOCK` limbs of `dst` is OR-ed
-/// together from the masked blocks of every entry in registers (the compiler vectorises the
-/// block), so `dst` is written once instead of once per entry.
+/// Each block of `SELECT_BLOCK` limbs of `dst` is OR-ed together from the masked blocks of
+/// every entry in registers (the compiler vectorises the block), so `dst` is written once
+/// instead of once per entry; an entry's mask (`ct::eq_mask` of its number and `index`) is
+/// made where it is used, which at 8 and 16 limbs costs less than filling and reading a table
+/// of masks.
 ///
 /// On x86-64 CPUs with AVX2 (detected at run time) the 64-bit form runs the same code compiled
 /// for 256-bit vectors.
@@ -77,53 +79,36 @@ fn select_entry_in<W: Word>(dst: &mut [W], table: &[W], index: u32) {
     if s == 0 {
         return;
     }
-    let entries = table.len() / s;
-    // Up to 64 entries (windows up to 6, all the RSA sizes use) the masks live on the stack.
-    let mut small = [W::ZERO; 64];
-    let mut large = alloc::vec::Vec::new();
-    let masks: &mut [W] = if entries <= small.len() {
-        &mut small[..entries]
-    } else {
-        large.resize(entries, W::ZERO);
-        &mut large
-    };
-    for (i, m) in masks.iter_mut().enumerate() {
-        *m = ct::eq_mask(W::from_u64(i as u64), W::from_u64(index as u64));
-    }
-    let masks: &[W] = masks;
+    let index = W::from_u64(index as u64);
     let mut j = 0;
     while j + SELECT_BLOCK <= s {
-        gather_block::<W, SELECT_BLOCK>(&mut dst[j..j + SELECT_BLOCK], table, s, masks, j);
+        gather_block::<W, SELECT_BLOCK>(&mut dst[j..j + SELECT_BLOCK], table, s, index, j);
         j += SELECT_BLOCK;
     }
     if j + 8 <= s {
-        gather_block::<W, 8>(&mut dst[j..j + 8], table, s, masks, j);
+        gather_block::<W, 8>(&mut dst[j..j + 8], table, s, index, j);
         j += 8;
     }
     if j + 4 <= s {
-        gather_block::<W, 4>(&mut dst[j..j + 4], table, s, masks, j);
+        gather_block::<W, 4>(&mut dst[j..j + 4], table, s, index, j);
         j += 4;
     }
     while j < s {
-        gather_block::<W, 1>(&mut dst[j..j + 1], table, s, masks, j);
+        gather_block::<W, 1>(&mut dst[j..j + 1], table, s, index, j);
         j += 1;
     }
 }
 
-/// `dst = OR over entries e of masks[e] & table[e·s + j..e·s + j + B]`, accumulated in
-/// registers.
+/// `dst = OR over entries e of mask(e == index) & table[e·s + j..e·s + j + B]`, accumulated
+/// in registers; each entry's mask is made where it is used (a few register operations, cheaper
+/// than keeping a table of masks in memory).
 #[inline(always)]
-fn gather_block<W: Word, const B: usize>(
-    dst: &mut [W],
-    table: &[W],
-    s: usize,
-    masks: &[W],
-    j: usize,
-) {
+fn gather_block<W: Word, const B: usize>(dst: &mut [W], table: &[W], s: usize, index: W, j: usize) {
     let mut acc = [W::ZERO; B];
-    for (entry, &m) in table.chunks_exact(s).zip(masks) {
-        for (a, &e) in acc.iter_mut().zip(&entry[j..j + B]) {
-            *a = a.or(m.and(e));
+    for (e, entry) in table.chunks_exact(s).enumerate() {
+        let m = ct::eq_mask(W::from_u64(e as u64), index);
+        for (a, &x) in acc.iter_mut().zip(&entry[j..j + B]) {
+            *a = a.or(m.and(x));
         }
     }
     dst.copy_from_slice(&acc);
