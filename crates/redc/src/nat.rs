@@ -24,13 +24,16 @@ pub const fn limbs_for_bits(bits: usize, word_bits: u32) -> usize {
 pub fn from_be_bytes<W: Word>(out: &mut [W], bytes: &[u8]) -> bool {
     let wb = (W::BITS / 8) as usize;
     out.fill(W::ZERO);
-    let mut overflow = 0u8;
-    for (i, &byte) in bytes.iter().rev().enumerate() {
-        let limb = i / wb;
-        if limb < out.len() {
-            out[limb] = out[limb].or(W::from_u64(byte as u64).shl(8 * (i % wb) as u32));
-        } else {
-            overflow |= byte;
+    let mut overflow = 0u64;
+    // Limb i is the i-th group of `wb` bytes from the end (the first group may be shorter).
+    for (i, group) in bytes.rchunks(wb).enumerate() {
+        let v = match <[u8; 8]>::try_from(group) {
+            Ok(whole) => u64::from_be_bytes(whole),
+            Err(_) => group.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b)),
+        };
+        match out.get_mut(i) {
+            Some(limb) => *limb = W::from_u64(v),
+            None => overflow |= v,
         }
     }
     overflow == 0
@@ -51,18 +54,23 @@ pub fn from_be_bytes_vec<W: Word>(bytes: &[u8], len: usize) -> Option<Vec<W>> {
 /// Returns false if a non-zero part of `x` did not fit (constant time in the value).
 pub fn to_be_bytes<W: Word>(x: &[W], out: &mut [u8]) -> bool {
     let wb = (W::BITS / 8) as usize;
-    let len = out.len();
     out.fill(0);
     let mut lost = 0u64;
-    for (i, &limb) in x.iter().enumerate() {
-        for k in 0..wb {
-            let byte = (limb.shr(8 * k as u32).to_u64() & 0xff) as u8;
-            let pos = i * wb + k;
-            if pos < len {
-                out[len - 1 - pos] = byte;
-            } else {
-                lost |= byte as u64;
+    // Limb i goes to the i-th group of `wb` bytes from the end; the groups past the start of
+    // `out` (and the part of a group that straddles it) are only checked for being zero.
+    let mut groups = out.rchunks_mut(wb);
+    for &limb in x {
+        let v = limb.to_u64();
+        let be = v.to_be_bytes();
+        let be = &be[8 - wb..];
+        match groups.next() {
+            Some(group) if group.len() == wb => group.copy_from_slice(be),
+            Some(group) => {
+                let (dropped, kept) = be.split_at(wb - group.len());
+                group.copy_from_slice(kept);
+                lost |= dropped.iter().fold(0u64, |a, &b| a | u64::from(b));
             }
+            None => lost |= v,
         }
     }
     lost == 0
@@ -261,6 +269,72 @@ mod tests {
         assert!(!from_be_bytes(&mut one, &[1, 0, 0, 0, 0, 0, 0, 0, 0]));
         assert!(from_be_bytes(&mut one, &[0, 0xff, 0, 0, 0, 0, 0, 0, 1]));
         assert_eq!(one, [0xff00_0000_0000_0001]);
+    }
+
+    /// Byte-at-a-time references for the two conversions.
+    fn from_ref(bytes: &[u8], limbs: usize, wb: usize) -> (Vec<u64>, bool) {
+        let mut out = vec![0u64; limbs];
+        let mut ok = true;
+        for (i, &b) in bytes.iter().rev().enumerate() {
+            match out.get_mut(i / wb) {
+                Some(l) => *l |= u64::from(b) << (8 * (i % wb)),
+                None => ok &= b == 0,
+            }
+        }
+        (out, ok)
+    }
+
+    #[test]
+    fn conversions_match_bytewise_references_for_every_length() {
+        let bytes: Vec<u8> = (0..40u8)
+            .map(|i| i.wrapping_mul(37).wrapping_add(1))
+            .collect();
+        for len in 0..=bytes.len() {
+            for limbs in 0..=6 {
+                for zeros in [0usize, 3, 9] {
+                    // Leading zero bytes: an input longer than the limbs may still fit.
+                    let mut input = vec![0u8; zeros];
+                    input.extend_from_slice(&bytes[..len]);
+                    let (want, want_ok) = from_ref(&input, limbs, 8);
+                    let mut got = vec![0u64; limbs];
+                    assert_eq!(
+                        from_be_bytes(&mut got, &input),
+                        want_ok,
+                        "{len} {limbs} {zeros}"
+                    );
+                    assert_eq!(got, want, "u64 {len} {limbs} {zeros}");
+                    let (want32, ok32) = from_ref(&input, limbs, 4);
+                    let mut got32 = vec![0u32; limbs];
+                    assert_eq!(from_be_bytes(&mut got32, &input), ok32);
+                    let got32: Vec<u64> = got32.iter().map(|&l| u64::from(l)).collect();
+                    assert_eq!(got32, want32, "u32 {len} {limbs} {zeros}");
+
+                    // Back to bytes at every output length: the low bytes, and whether the
+                    // rest was zero.
+                    let full: Vec<u8> = want.iter().rev().flat_map(|l| l.to_be_bytes()).collect();
+                    for out_len in 0..=full.len() + 3 {
+                        let mut out = vec![0xaau8; out_len];
+                        let fits = full.len() <= out_len
+                            || full[..full.len() - out_len].iter().all(|&b| b == 0);
+                        assert_eq!(
+                            to_be_bytes(&want, &mut out),
+                            fits,
+                            "{len} {limbs} {out_len}"
+                        );
+                        let mut expect = vec![0u8; out_len.saturating_sub(full.len())];
+                        expect.extend_from_slice(&full[full.len().saturating_sub(out_len)..]);
+                        assert_eq!(out, expect, "to_be {len} {limbs} {out_len}");
+                        let w32: Vec<u32> = want
+                            .iter()
+                            .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                            .collect();
+                        let mut out32 = vec![0x55u8; out_len];
+                        assert_eq!(to_be_bytes(&w32, &mut out32), fits);
+                        assert_eq!(out32, expect, "to_be u32 {len} {limbs} {out_len}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
