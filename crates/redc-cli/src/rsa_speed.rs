@@ -41,20 +41,6 @@ pub struct Row {
     pub verify_ratio: Option<f64>,
 }
 
-/// Median of a non-empty list.
-pub fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n == 0 {
-        return 0.0;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// Runs `op` repeatedly for about `budget` and returns operations per second.
 fn rate(budget: Duration, mut op: impl FnMut()) -> f64 {
     op(); // warm-up: tables, caches, lazily detected backend
@@ -230,7 +216,5 @@ mod tests {
         assert_eq!((s, v), (1154.0, 38826.0));
         assert!(parse_openssl_mr(text, 4096).is_none());
         assert!(parse_openssl_mr("+F2:2:2048:0:0", 2048).is_none());
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
     }
 }

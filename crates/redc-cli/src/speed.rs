@@ -18,7 +18,8 @@ use redc::mont::{Algorithm, Modulus};
 use redc::rsa::max_primes;
 use redc::word::Word;
 
-use crate::rsa_speed::{self, median, Row, Subject};
+use crate::rsa_speed::{self, Row, Subject};
+use crate::tables::measure::median;
 use crate::CliError;
 
 /// The sizes the Montgomery table measures.
@@ -138,15 +139,15 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             bits,
             primes: args.primes,
             backend: backend.name().to_string(),
-            sign_per_s: median(sign),
-            verify_per_s: median(verify),
+            sign_per_s: median(&mut sign),
+            verify_per_s: median(&mut verify),
             openssl_sign_per_s: None,
             openssl_verify_per_s: None,
             sign_ratio: None,
             verify_ratio: None,
         };
         if openssl.is_some() {
-            let (s, v) = (median(osign), median(overify));
+            let (s, v) = (median(&mut osign), median(&mut overify));
             row.openssl_sign_per_s = Some(s);
             row.openssl_verify_per_s = Some(v);
             row.sign_ratio = Some(row.sign_per_s / s);

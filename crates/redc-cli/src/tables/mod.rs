@@ -19,7 +19,7 @@ use crate::CliError;
 
 mod kernels;
 mod machine;
-mod measure;
+pub(crate) mod measure;
 mod modexp;
 mod openssl;
 mod report;
