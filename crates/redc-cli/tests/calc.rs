@@ -10,16 +10,9 @@ use num_traits::{One, Zero};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-const ALGOS: [&str; 7] = [
-    "sos",
-    "cios",
-    "fios",
-    "fips",
-    "cihs",
-    "itoh",
-    "itoh-enhanced",
-];
-const VARIANTS: [&str; 6] = ["generic", "koc", "improved", "merged", "coupled", "modern"];
+mod common;
+
+use common::{ALGOS, VARIANTS};
 
 /// Runs `redc` with `args`: (exit code, stdout, stderr).
 fn redc(args: &[&str]) -> (i32, String, String) {

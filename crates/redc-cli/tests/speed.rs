@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn redc(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_redc"))
         .args(args)
@@ -134,15 +136,7 @@ fn mont_table_lists_every_algorithm() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    for algo in [
-        "sos",
-        "cios",
-        "fios",
-        "fips",
-        "cihs",
-        "itoh",
-        "itoh-enhanced",
-    ] {
+    for algo in common::ALGOS {
         assert!(
             text.lines()
                 .any(|l| l.split_whitespace().next() == Some(algo)),

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 const IDS: [&str; 8] = [
     "algorithms",
     "redc-by-size",
@@ -122,20 +124,12 @@ fn smoke_run_writes_json_report_and_plots() {
                 }
             }
             "squaring" => {
-                for v in ["generic", "koc", "improved", "merged", "coupled", "modern"] {
+                for v in common::VARIANTS {
                     assert!(rows.iter().any(|r| r["variant"] == v), "squaring: {v}");
                 }
             }
             "algorithms" => {
-                for a in [
-                    "sos",
-                    "cios",
-                    "fios",
-                    "fips",
-                    "cihs",
-                    "itoh",
-                    "itoh-enhanced",
-                ] {
+                for a in common::ALGOS {
                     for w in [32, 64] {
                         assert!(
                             rows.iter().any(|r| r["algorithm"] == a && r["word"] == w),
