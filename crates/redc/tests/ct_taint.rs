@@ -10,11 +10,14 @@
 //!
 //! Public by design, and declassified (marked defined) explicitly:
 //! - in the library (`redc::valgrind::declassify`): the fault-check verdict, the padding
-//!   verdict of a decryption and, on success, the message offset;
+//!   verdict of a decryption and, on success, the message offset, and whether a candidate
+//!   blinding value was invertible (a rejected one is discarded);
 //! - here: each operation's output (signature, plaintext), before it is checked.
 //!
 //! Covered: PKCS#1 v1.5 and PSS signing, OAEP and PKCS#1 v1.5 decryption of valid and invalid
-//! ciphertexts, the raw private operation in CRT and non-CRT mode, for a 2-prime and a 3-prime
+//! ciphertexts (PSS signing and PKCS#1 v1.5 decryption blinded: the first makes the key's
+//! blinding pair, the second uses it), the raw private operation in CRT and non-CRT mode, for
+//! a 2-prime and a 3-prime
 //! key, on every backend the CPU (as Valgrind presents it) has, and the raw operation on every
 //! portable Montgomery algorithm × squaring variant.
 //!

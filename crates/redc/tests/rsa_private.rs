@@ -1,5 +1,7 @@
 //! The private operation against num-bigint's `c^d mod n`, for 2- to 5-prime keys, both
-//! modes, the round trip with the public operation, the fault check and input ranges.
+//! modes, blinded and not, the round trip with the public operation, the fault check and
+//! input ranges; the blinding pair's refresh schedule, sharing between threads, and a failing
+//! generator.
 
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
@@ -47,6 +49,9 @@ fn check_key(key: &RsaPrivateKey, rng: &mut ChaCha20Rng, random: usize, full: us
             got.to_vec()
         };
         assert_eq!(&got[..], &want[..], "CRT, input #{i}");
+        // Blinded (a pair drawn from rng) gives the same.
+        let blinded = key.raw_private(Some(&mut *rng), &padded(c, k)).unwrap();
+        assert_eq!(&blinded[..], &want[..], "blinded, input #{i}");
         // Shorter input (no leading zeros) is accepted too.
         let got = key.raw_private(None, &c.to_bytes_be()).unwrap();
         assert_eq!(&got[..], &want[..]);
@@ -131,12 +136,158 @@ fn fault_check_and_input_range() {
     }
 }
 
+/// A generator that counts the bytes drawn from it (to see when a blinding pair is made).
+struct Counting<R> {
+    inner: R,
+    drawn: usize,
+}
+
+impl<R: rand::RngCore> rand::RngCore for Counting<R> {
+    fn next_u32(&mut self) -> u32 {
+        self.drawn += 4;
+        self.inner.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.drawn += 8;
+        self.inner.next_u64()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.drawn += dest.len();
+        self.inner.fill_bytes(dest)
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.drawn += dest.len();
+        self.inner.try_fill_bytes(dest)
+    }
+}
+
+impl<R: rand::CryptoRng> rand::CryptoRng for Counting<R> {}
+
+/// A generator that fails, or (`zeros`) returns only zero bytes.
+struct Broken {
+    zeros: bool,
+}
+
+impl rand::RngCore for Broken {
+    fn next_u32(&mut self) -> u32 {
+        0
+    }
+    fn next_u64(&mut self) -> u64 {
+        0
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        dest.fill(0)
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        if self.zeros {
+            dest.fill(0);
+            Ok(())
+        } else {
+            Err(rand::Error::new("broken generator"))
+        }
+    }
+}
+
+impl rand::CryptoRng for Broken {}
+
 #[test]
-fn rng_argument_is_accepted() {
+fn blinded_operation_matches_and_refreshes_its_pair() {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for primes in [2, 3] {
+        let key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).unwrap();
+        let n = big(key.n());
+        let k = key.size();
+        let mut counting = Counting {
+            inner: ChaCha20Rng::seed_from_u64(6),
+            drawn: 0,
+        };
+        // 70 operations: the pair is made at the first, used 32 times, then made anew twice.
+        let mut draws = Vec::new();
+        for i in 0..70u32 {
+            let c = match i {
+                0 => BigUint::from(0u32),
+                1 => BigUint::from(1u32),
+                2 => &n - 1u32,
+                3 => big(&key.primes()[0]),
+                _ => rng.gen_biguint_below(&n),
+            };
+            let x = padded(&c, k);
+            let before = counting.drawn;
+            let mode = if i % 16 == 5 {
+                PrivateMode::NonCrt
+            } else {
+                PrivateMode::Crt
+            };
+            let blinded = key.raw_private_with(Some(&mut counting), &x, mode).unwrap();
+            if counting.drawn > before {
+                draws.push(i);
+            }
+            assert_eq!(
+                blinded,
+                key.raw_private(None, &x).unwrap(),
+                "{primes} primes, #{i}"
+            );
+            if i < 8 {
+                assert_eq!(&blinded[..], &padded(&c.modpow(&big(key.d()), &n), k)[..]);
+            }
+        }
+        assert_eq!(
+            draws,
+            [0, 32, 64],
+            "{primes} primes: when a fresh pair is drawn"
+        );
+        // A clone makes its own pair.
+        let clone = key.clone();
+        let before = counting.drawn;
+        let x = padded(&rng.gen_biguint_below(&n), k);
+        assert_eq!(
+            clone.raw_private(Some(&mut counting), &x).unwrap(),
+            key.raw_private(None, &x).unwrap()
+        );
+        assert!(counting.drawn > before);
+    }
+}
+
+#[test]
+fn blinding_shared_between_threads() {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let key = RsaPrivateKey::new_multi_prime(&mut rng, 2048, 3).unwrap();
+    let n = big(key.n());
+    let inputs: Vec<Vec<u8>> = (0..24)
+        .map(|_| padded(&rng.gen_biguint_below(&n), key.size()))
+        .collect();
+    let want: Vec<_> = inputs
+        .iter()
+        .map(|x| key.raw_private(None, x).unwrap())
+        .collect();
+    // Two threads share the key (and its pair) and must each get every result right.
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let (key, inputs, want) = (&key, &inputs, &want);
+            s.spawn(move || {
+                let mut r = ChaCha20Rng::seed_from_u64(100 + t);
+                for (x, w) in inputs.iter().zip(want) {
+                    assert_eq!(&key.raw_private(Some(&mut r), x).unwrap(), w);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn blinding_reports_a_failing_generator() {
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
     let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
     let x = vec![7u8; 64];
+    for zeros in [false, true] {
+        assert_eq!(
+            key.raw_private(Some(&mut Broken { zeros }), &x)
+                .unwrap_err(),
+            Error::Rng,
+            "zeros: {zeros}"
+        );
+    }
+    // The key still works, blinded or not.
     let a = key.raw_private(Some(&mut rng), &x).unwrap();
-    let b = key.raw_private(None, &x).unwrap();
-    assert_eq!(a, b);
+    assert_eq!(a, key.raw_private(None, &x).unwrap());
 }

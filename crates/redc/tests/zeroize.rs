@@ -2,14 +2,16 @@
 //! that the key's secret buffers inside it are all zero.
 //!
 //! - Dropping a private key (2 and 3 primes, and a clone) frees every secret buffer that
-//!   `RsaPrivateKey::for_each_secret_region` reports (`d`, primes, CRT exponents, Garner
-//!   coefficients and prefix products, the primes' Montgomery constants), each zeroed first.
-//! - During a private operation (sign, decrypt, raw), no heap block freed by the library holds
-//!   a copy of a secret: the test captures every block freed non-zero and searches it for any
-//!   16-byte window of the key's secret limbs and of the operation's intermediates, computed
-//!   independently with num-bigint (`c mod rᵢ`, `mᵢ = c^dᵢ mod rᵢ`, `m`, and their Montgomery
-//!   forms `x·R mod rᵢ`, `x·R mod n`). Blocks holding only public data (pointers of a `Vec`
-//!   of buffers, the constant 1 used to leave the Montgomery domain) may be freed as they are.
+//!   `RsaPrivateKey::for_each_secret_region` reports (`d`, primes, CRT and Fermat exponents,
+//!   Garner coefficients and prefix products, the primes' Montgomery constants, the blinding
+//!   pair), each zeroed first.
+//! - During a private operation (sign, decrypt, raw, blinded raw), no heap block freed by the
+//!   library holds a copy of a secret: the test captures every block freed non-zero and
+//!   searches it for any 16-byte window of the key's secret limbs and of the operation's
+//!   intermediates, computed independently with num-bigint (`c mod rᵢ`, `mᵢ = c^dᵢ mod rᵢ`,
+//!   `m`, and their Montgomery forms `x·R mod rᵢ`, `x·R mod n`). Blocks holding only public
+//!   data (pointers of a `Vec` of buffers, the constant 1 used to leave the Montgomery domain)
+//!   may be freed as they are.
 //!
 //! The test runs its cases one after another in one test function: the allocator's watch list
 //! is global.
@@ -205,6 +207,13 @@ fn secrets_are_zeroized() {
         });
         assert_no_secret("raw_private non-CRT", &blocks, &sec);
         drop(out);
+        // Blinded: the first call makes the key's blinding pair, the second uses it.
+        let mut brng = ChaCha20Rng::seed_from_u64(0xb11d);
+        for round in 0..2 {
+            let (out, blocks) = frees_during(|| key.raw_private(Some(&mut brng), &input).unwrap());
+            assert_no_secret(&format!("raw_private blinded #{round}"), &blocks, &sec);
+            drop(out);
+        }
         let em = Pkcs1v15Sign::new::<sha2::Sha256>()
             .encode(&hashed, k)
             .unwrap();

@@ -12,6 +12,7 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 use super::arith;
+use super::blinding::BlindingCache;
 use super::private::PrimeCrt;
 use super::uint::BoxedUint;
 use super::{Error, Result};
@@ -214,7 +215,9 @@ pub enum PrivateMode {
 /// Primes are kept in the order given (`p`, `q`, `r₃`, …). For each prime `rᵢ` it holds
 /// `dᵢ = d mod (rᵢ − 1)` and the Garner coefficient: `qInv = q⁻¹ mod p` for `p` and
 /// `tᵢ = (r₁·…·rᵢ₋₁)⁻¹ mod rᵢ` for `i ≥ 3`. All of it is validated at construction and
-/// zeroized on drop; `Debug` prints no secret.
+/// zeroized on drop; `Debug` prints no secret. Private operations given a random number
+/// generator are base-blinded with a pair the key keeps (behind a mutex, so a key can be shared
+/// between threads; a clone makes its own).
 #[derive(Clone)]
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
@@ -222,6 +225,8 @@ pub struct RsaPrivateKey {
     d_bytes: Zeroizing<Vec<u8>>,
     primes: Vec<BoxedUint>,
     pub(crate) crt: Vec<PrimeCrt>,
+    /// The cached base-blinding pair (empty until the first blinded operation).
+    pub(crate) blinding: BlindingCache,
 }
 
 impl fmt::Debug for RsaPrivateKey {
@@ -326,6 +331,7 @@ impl RsaPrivateKey {
                 .map(|l| BoxedUint::from_limbs(l))
                 .collect(),
             crt,
+            blinding: BlindingCache::default(),
         };
         if let Some(given) = given {
             key.check_given(&given)?;
@@ -492,6 +498,7 @@ impl RsaPrivateKey {
         for pc in &self.crt {
             pc.for_each_secret_region(&mut f);
         }
+        self.blinding.for_each_secret_region(&mut f);
     }
 
     /// `d` as big-endian bytes of the modulus length (for the non-CRT mode).

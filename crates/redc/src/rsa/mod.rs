@@ -2,12 +2,14 @@
 //! a fault check, key generation, PKCS#1 v1.5 / PSS / OAEP, and PKCS#1 / PKCS#8 / SPKI encodings.
 //!
 //! - [`RsaPublicKey`] / [`RsaPrivateKey`] (`key`): construction with validation, accessors;
-//! - `private`: the CRT/Garner private operation and its fault check;
+//! - `private`: the CRT/Garner private operation and its fault check; `blinding`: its base
+//!   blinding when the caller supplies a random number generator;
 //! - `keygen` and [`prime`]: FIPS 186-5 style key generation and Miller–Rabin;
 //! - `encoding`: PKCS#1 / PKCS#8 / SPKI through the RustCrypto crates (traits re-exported here);
 //! - [`BoxedUint`]: the integer type key components travel in.
 
 mod arith;
+mod blinding;
 mod encoding;
 mod error;
 mod key;

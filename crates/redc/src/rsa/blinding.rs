@@ -1,0 +1,192 @@
+//! Base blinding of the private operation (Kocher, CRYPTO '96, §10): with a secret random
+//! `t`, the exponentiations see `c·tᵉ` instead of `c`, and their result `m·t` is multiplied by
+//! `t⁻¹`. The private operation is constant time without it; blinding adds a second,
+//! independent layer (the operands of the CRT exponentiations are fresh random values,
+//! unrelated to anything an attacker chose or can see), and it is used whenever the caller
+//! passes a random number generator (`sign_with_rng`, `decrypt_blinded`, the `rng` argument
+//! of [`RsaPrivateKey::raw_private`]).
+//!
+//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹) mod n` costs about one private operation to make: `t⁻¹` is
+//! computed per prime by Fermat's little theorem (`t^(rᵢ−2) mod rᵢ`, the constant-time fixed
+//! window) and recombined by Garner. So, as OpenSSL's `BN_BLINDING` does, a key keeps one pair
+//! and squares both halves after each use (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`: two Montgomery
+//! squarings), drawing a fresh `t` every [`REFRESH`] uses. Per operation that is four
+//! Montgomery products modulo `n` (apply, remove, two squarings) — about 0.6 % of a 2048-bit
+//! signature — plus a fresh pair every [`REFRESH`] operations (about 3 %;
+//! `examples/blinding_cost.rs` measures the total).
+//!
+//! The pair lives behind a mutex (with the `std` feature); concurrent private operations on one
+//! key wait only for the two squarings, or for a refresh. Without `std` every blinded operation
+//! draws its own pair. A cloned key starts without a pair. The pair is secret: its buffers are
+//! zeroized when replaced or dropped.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use rand_core::CryptoRngCore;
+use zeroize::Zeroizing;
+
+use super::key::{PrivateMode, RsaPrivateKey};
+use super::{Error, Result};
+use crate::nat;
+
+/// Uses of one blinding pair before a fresh `t` is drawn (OpenSSL's `BN_BLINDING_COUNTER`).
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+pub(crate) const REFRESH: u32 = 32;
+
+/// A blinding pair in the Montgomery domain of `n`: `a = tᵉ·R mod n`, `ai = t⁻¹·R mod n`.
+struct Pair {
+    a: Zeroizing<Vec<u64>>,
+    ai: Zeroizing<Vec<u64>>,
+    /// Operations blinded with this pair so far (without `std` every pair is used once).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    uses: u32,
+}
+
+/// A key's cached blinding pair (see the module documentation).
+#[derive(Default)]
+pub(crate) struct BlindingCache {
+    #[cfg(feature = "std")]
+    slot: std::sync::Mutex<Option<Pair>>,
+}
+
+impl Clone for BlindingCache {
+    /// A clone draws its own pair: two keys never share blinding values.
+    fn clone(&self) -> Self {
+        BlindingCache::default()
+    }
+}
+
+impl BlindingCache {
+    /// Test hook: the address and byte length of each buffer of the cached pair.
+    pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
+        #[cfg(feature = "std")]
+        {
+            let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(p) = slot.as_ref() {
+                f(p.a.as_ptr() as *const u8, p.a.len() * 8);
+                f(p.ai.as_ptr() as *const u8, p.ai.len() * 8);
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        let _ = f;
+    }
+}
+
+impl RsaPrivateKey {
+    /// `c^d mod n` computed on `c·tᵉ` and unblinded with `t⁻¹` (the module documentation);
+    /// `c < n` in `n`'s limb count. The caller fault-checks the result against `c`.
+    pub(crate) fn blinded_op(
+        &self,
+        rng: &mut dyn CryptoRngCore,
+        c: &[u64],
+        mode: PrivateMode,
+    ) -> Result<Zeroizing<Vec<u64>>> {
+        let Pair { a, ai, .. } = self.blinding_pair(rng)?;
+        let public = self.public_key();
+        let m = public.modulus();
+        let k = self.kernel();
+        let mut scratch = Zeroizing::new(m.scratch());
+        // REDC(c, tᵉ·R) = c·tᵉ mod n.
+        let mut cb = Zeroizing::new(vec![0u64; m.limbs()]);
+        (k.mul)(&mut cb, c, &a, m.n(), m.n0(), &mut scratch);
+        let mb = self.unblinded_op(&cb, mode);
+        // (c·tᵉ)^d = m·t; REDC(m·t, t⁻¹·R) = m.
+        let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
+        (k.mul)(&mut out, &mb, &ai, m.n(), m.n0(), &mut scratch);
+        Ok(out)
+    }
+
+    /// The pair for this operation: the cached one (squared in the cache for the next use),
+    /// or a fresh one when there is none yet or it has been used [`REFRESH`] times.
+    fn blinding_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
+        #[cfg(feature = "std")]
+        {
+            // A poisoned lock only means another thread panicked mid-update: draw a new pair.
+            let mut slot = match self.blinding.slot.lock() {
+                Ok(s) => s,
+                Err(e) => {
+                    let mut s = e.into_inner();
+                    *s = None;
+                    s
+                }
+            };
+            if slot.as_ref().map_or(true, |p| p.uses >= REFRESH) {
+                *slot = Some(self.fresh_pair(rng)?);
+            }
+            let Some(pair) = slot.as_mut() else {
+                return Err(Error::Rng);
+            };
+            let current = Pair {
+                a: pair.a.clone(),
+                ai: pair.ai.clone(),
+                uses: pair.uses,
+            };
+            let public = self.public_key();
+            let m = public.modulus();
+            let k = self.kernel();
+            let mut scratch = Zeroizing::new(m.scratch());
+            (k.sqr)(&mut pair.a, &current.a, m.n(), m.n0(), &mut scratch);
+            (k.sqr)(&mut pair.ai, &current.ai, m.n(), m.n0(), &mut scratch);
+            pair.uses += 1;
+            Ok(current)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            self.fresh_pair(rng)
+        }
+    }
+
+    /// A new pair from a uniformly random `t ∈ [1, n)` drawn from `rng`. `t⁻¹ mod n` comes
+    /// from the CRT exponentiations with the exponents `rᵢ − 2`; the product `t·t⁻¹` is
+    /// checked to be 1 (it is not when `t` shares a factor with `n`, with probability below
+    /// 2⁻⁵⁰⁰; then another `t` is drawn).
+    fn fresh_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
+        let public = self.public_key();
+        let m = public.modulus();
+        let k = self.kernel();
+        let s = m.limbs();
+        let bits = m.bits();
+        let mut scratch = Zeroizing::new(m.scratch());
+        let mut bytes = Zeroizing::new(vec![0u8; public.size()]);
+        let mut t = Zeroizing::new(vec![0u64; s]);
+        let mut not_inverted = 0;
+        for _ in 0..64 {
+            rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
+            // Keep the bit length of n, so that t < n holds at least half the time.
+            let excess = bytes.len() * 8 - bits;
+            bytes[0] &= 0xff >> excess;
+            let _ = nat::from_be_bytes(&mut t, &bytes);
+            // Rejection sampling: a rejected t is discarded, so the branch leaks nothing kept.
+            if !bool::from(nat::ct_lt(&t, m.n())) || bool::from(nat::ct_is_zero(&t)) {
+                continue;
+            }
+            let ti = self.crt_combine(&t, false, |pc| pc.fermat());
+            let mut tm = Zeroizing::new(vec![0u64; s]);
+            m.to_mont(&mut tm, &t, &k, &mut scratch);
+            let mut check = Zeroizing::new(vec![0u64; s]);
+            (k.mul)(&mut check, &tm, &ti, m.n(), m.n0(), &mut scratch);
+            let mut one = vec![0u64; s];
+            one[0] = 1;
+            // Declassified: whether this t is invertible is about a value that is dropped if not.
+            if !crate::valgrind::declassify_choice(nat::ct_eq(&check, &one)) {
+                // Twice in a row is beyond chance for a valid key: its primes are not prime.
+                not_inverted += 1;
+                if not_inverted >= 2 {
+                    return Err(Error::InvalidKey);
+                }
+                continue;
+            }
+            let mut te = Zeroizing::new(vec![0u64; s]);
+            public.pow_e(&mut te, &t, &k);
+            let mut a = Zeroizing::new(vec![0u64; s]);
+            let mut ai = Zeroizing::new(vec![0u64; s]);
+            m.to_mont(&mut a, &te, &k, &mut scratch);
+            m.to_mont(&mut ai, &ti, &k, &mut scratch);
+            return Ok(Pair { a, ai, uses: 0 });
+        }
+        // Sixty-four draws that all missed [1, n) (each does with probability below 1/2): the
+        // generator is not random.
+        Err(Error::Rng)
+    }
+}
