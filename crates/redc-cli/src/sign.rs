@@ -74,8 +74,10 @@ pub fn run_sign(args: SignArgs) -> Result<(), CliError> {
     let key = key.private("sign")?;
     let msg = read_input(args.input.as_deref())?;
     let digest = hash.digest(&msg);
+    // Both paddings pass the generator, so the private operation is blinded (PKCS#1 v1.5
+    // signatures stay deterministic: blinding does not change the result).
     let sig = match args.padding {
-        SigPadding::Pkcs1 => key.sign(Pkcs1v15Sign::from_hash(hash), &digest),
+        SigPadding::Pkcs1 => key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::from_hash(hash), &digest),
         SigPadding::Pss => key.sign_with_rng(&mut OsRng, Pss::from_hash(hash), &digest),
     }
     .map_err(|e| CliError::failure(format!("signing failed: {e}")))?;
