@@ -10,8 +10,7 @@
 //!
 //! Public by design, and declassified (marked defined) explicitly:
 //! - in the library (`redc::valgrind::declassify`): the fault-check verdict, the padding
-//!   verdict of a decryption and, on success, the message offset, and whether a candidate
-//!   blinding value was invertible (a rejected one is discarded);
+//!   verdict of a decryption and, on success, the message offset;
 //! - here: each operation's output (signature, plaintext), before it is checked.
 //!
 //! Covered: PKCS#1 v1.5 and PSS signing, OAEP and PKCS#1 v1.5 decryption of valid and invalid

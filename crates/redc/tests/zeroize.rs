@@ -2,9 +2,9 @@
 //! that the key's secret buffers inside it are all zero.
 //!
 //! - Dropping a private key (2 and 3 primes, and a clone) frees every secret buffer that
-//!   `RsaPrivateKey::for_each_secret_region` reports (`d`, primes, CRT and Fermat exponents,
-//!   Garner coefficients and prefix products, the primes' Montgomery constants, the blinding
-//!   pair), each zeroed first.
+//!   `RsaPrivateKey::for_each_secret_region` reports (`d`, primes, CRT exponents, Garner
+//!   coefficients and prefix products, the primes' Montgomery constants, the blinding pair),
+//!   each zeroed first.
 //! - During a private operation (sign, decrypt, raw, blinded raw), no heap block freed by the
 //!   library holds a copy of a secret: the test captures every block freed non-zero and
 //!   searches it for any 16-byte window of the key's secret limbs and of the operation's

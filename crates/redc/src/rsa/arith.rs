@@ -1,18 +1,21 @@
 //! Set-up arithmetic for keys: products, remainders, gcd, lcm and inverses over limb vectors.
 //!
-//! Nothing here runs per private operation. The functions without a suffix are constant time
-//! in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`]) and may see
-//! secrets; they leak only the announced lengths of their inputs (and, where they trim a
+//! Nothing here runs per private operation (the blinding code's fresh pair, once every 32
+//! blinded operations, uses [`inv_mod_odd_vartime`]). The functions without a suffix are
+//! constant time in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`])
+//! and may see secrets; they leak only the announced lengths of their inputs (and, where they trim a
 //! divisor, its limb length, which for RSA primes is the public key size). The `_vartime`
 //! functions branch on values: they serve key generation (gcd/lcm of `rᵢ − 1`, the inverse
 //! of `λ mod e`), where FIPS 186-5 permits it and the candidates that leak are discarded or
-//! are functions of data an attacker never observes the timing of in isolation.
+//! are functions of data an attacker never observes the timing of in isolation, and the
+//! blinding code's inversion of a product of two fresh random numbers.
 
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use crate::nat;
+use zeroize::Zeroizing;
 
 /// `a·b` (`a.len() + b.len()` limbs). Constant time.
 pub(crate) fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
@@ -188,6 +191,68 @@ pub(crate) fn inv_mod_vartime(a: &[u64], m: &[u64]) -> Option<Vec<u64>> {
     }
 }
 
+/// `x⁻¹ mod n` for an odd `n > 1` and `x < n` (both `n.len()` limbs), or `None` when
+/// `gcd(x, n) ≠ 1`: the binary extended Euclidean algorithm (Knuth, TAOCP vol. 2, §4.5.2,
+/// exercise 39), with the invariants `x₁·x ≡ u` and `x₂·x ≡ v (mod n)`.
+///
+/// Variable time in `x` and `n`: only for values whose timing tells an attacker nothing (the
+/// blinding code inverts, modulo the public `n`, the product of two fresh random numbers).
+/// About `2·bits(n)` steps of a few passes over `n.len()` limbs.
+pub(crate) fn inv_mod_odd_vartime(x: &[u64], n: &[u64]) -> Option<Vec<u64>> {
+    let s = n.len();
+    if s == 0 || n[0] & 1 == 0 || x.len() != s {
+        return None;
+    }
+    // The working values are zeroized when dropped (the blinding code's are random, but
+    // nothing the library frees should hold them).
+    let mut u = Zeroizing::new(x.to_vec());
+    let mut v = Zeroizing::new(n.to_vec());
+    let mut x1 = Zeroizing::new(vec![0u64; s]);
+    x1[0] = 1;
+    let mut x2 = Zeroizing::new(vec![0u64; s]);
+    // a ← a/2 mod n for a < n: add n when a is odd (n is odd), then shift in the carry.
+    let halve = |a: &mut [u64]| {
+        let carry = if a[0] & 1 == 1 {
+            nat::add_assign(a, n)
+        } else {
+            0
+        };
+        for i in 0..s {
+            let next = if i + 1 < s { a[i + 1] } else { carry };
+            a[i] = (a[i] >> 1) | (next << 63);
+        }
+    };
+    // a ← a − b mod n for a, b < n.
+    let sub_mod = |a: &mut [u64], b: &[u64]| {
+        if nat::sub_assign(a, b) != 0 {
+            nat::add_assign(a, n);
+        }
+    };
+    while !is_zero_vartime(&u) {
+        while u[0] & 1 == 0 {
+            shr_vartime(&mut u, 1);
+            halve(&mut x1);
+        }
+        while v[0] & 1 == 0 {
+            shr_vartime(&mut v, 1);
+            halve(&mut x2);
+        }
+        if cmp_vartime(&u, &v) != Ordering::Less {
+            nat::sub_assign(&mut u, &v);
+            sub_mod(&mut x1, &x2);
+        } else {
+            nat::sub_assign(&mut v, &u);
+            sub_mod(&mut x2, &x1);
+        }
+    }
+    // u = 0 and v = gcd(x, n).
+    if is_one(&v) {
+        Some(x2.to_vec())
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +276,51 @@ mod tests {
         let mut x = vec![0u64, 1];
         shr_vartime(&mut x, 1);
         assert_eq!(x, vec![1 << 63, 0]);
+    }
+
+    #[test]
+    fn binary_inverse_matches_the_definition() {
+        use num_bigint::{BigUint, RandBigInt};
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let limbs = |x: &BigUint, s: usize| {
+            let mut v = x.to_u64_digits();
+            v.resize(s, 0);
+            v
+        };
+        assert_eq!(inv_mod_odd_vartime(&[3], &[7]), Some(vec![5]));
+        assert_eq!(inv_mod_odd_vartime(&[0], &[7]), None);
+        assert_eq!(inv_mod_odd_vartime(&[1], &[7]), Some(vec![1]));
+        assert_eq!(inv_mod_odd_vartime(&[6], &[9]), None);
+        assert_eq!(inv_mod_odd_vartime(&[3], &[8]), None, "even modulus");
+        for s in [1usize, 2, 5, 16, 32] {
+            for round in 0..20 {
+                let top = BigUint::from(1u8) << (64 * s - 1);
+                let n = if round == 0 {
+                    (BigUint::from(1u8) << (64 * s)) - 1u8
+                } else {
+                    rng.gen_biguint((64 * s) as u64) | &top | BigUint::from(1u8)
+                };
+                let x = if round == 1 {
+                    &n - 1u8
+                } else {
+                    rng.gen_biguint_below(&n)
+                };
+                let got = inv_mod_odd_vartime(&limbs(&x, s), &limbs(&n, s));
+                let g = num_integer::Integer::gcd(&x, &n);
+                if g == BigUint::from(1u8) {
+                    let inv = BigUint::from_slice(
+                        &got.expect("invertible")
+                            .iter()
+                            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                            .collect::<Vec<_>>(),
+                    );
+                    assert!(inv < n);
+                    assert_eq!(inv * &x % &n, BigUint::from(1u8), "s {s} round {round}");
+                } else {
+                    assert_eq!(got, None, "s {s} round {round}");
+                }
+            }
+        }
     }
 }

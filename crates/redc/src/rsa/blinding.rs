@@ -6,14 +6,14 @@
 //! passes a random number generator (`sign_with_rng`, `decrypt_blinded`, the `rng` argument
 //! of [`RsaPrivateKey::raw_private`]).
 //!
-//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹) mod n` costs about one private operation to make: `t⁻¹` is
-//! computed per prime by Fermat's little theorem (`t^(rᵢ−2) mod rᵢ`, the constant-time fixed
-//! window) and recombined by Garner. So, as OpenSSL's `BN_BLINDING` does, a key keeps one pair
-//! and squares both halves after each use (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`: two Montgomery
-//! squarings), drawing a fresh `t` every [`REFRESH`] uses. Per operation that is four
-//! Montgomery products modulo `n` (apply, remove, two squarings) — about 0.6 % of a 2048-bit
-//! signature — plus a fresh pair every [`REFRESH`] operations (about 3 %;
-//! `examples/blinding_cost.rs` measures the total).
+//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹) mod n` needs a modular inversion (see [`fresh_pair`]), so, as
+//! OpenSSL's `BN_BLINDING` does, a key keeps one pair and squares both halves after each use
+//! (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`: two Montgomery squarings), drawing a fresh `t` every
+//! [`REFRESH`] uses. Per operation that is four Montgomery products modulo `n` (apply, remove,
+//! two squarings), about 0.6 % of a 2048-bit signature, plus a fresh pair every [`REFRESH`]
+//! operations (`examples/blinding_cost.rs` measures the total).
+//!
+//! [`fresh_pair`]: RsaPrivateKey::fresh_pair
 //!
 //! The pair lives behind a mutex (with the `std` feature); concurrent private operations on one
 //! key wait only for the two squarings, or for a refresh. Without `std` every blinded operation
@@ -26,6 +26,7 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
+use super::arith;
 use super::key::{PrivateMode, RsaPrivateKey};
 use super::{Error, Result};
 use crate::nat;
@@ -137,46 +138,36 @@ impl RsaPrivateKey {
         }
     }
 
-    /// A new pair from a uniformly random `t ∈ [1, n)` drawn from `rng`. `t⁻¹ mod n` comes
-    /// from the CRT exponentiations with the exponents `rᵢ − 2`; the product `t·t⁻¹` is
-    /// checked to be 1 (it is not when `t` shares a factor with `n`, with probability below
-    /// 2⁻⁵⁰⁰; then another `t` is drawn).
+    /// A new pair from a uniformly random `t ∈ [1, n)` drawn from `rng`. `t⁻¹ mod n` is
+    /// computed as `u·(t·u)⁻¹` with a second fresh random `u` (BoringSSL's
+    /// `BN_mod_inverse_blinded`): the binary extended Euclidean algorithm, variable time, only
+    /// ever sees `t·u mod n`, a uniformly random number independent of `t`, and the public `n`;
+    /// `u` is used once and zeroized. About `2·bits(n)` steps of the Euclid, plus `tᵉ`.
     fn fresh_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
         let public = self.public_key();
         let m = public.modulus();
         let k = self.kernel();
         let s = m.limbs();
-        let bits = m.bits();
         let mut scratch = Zeroizing::new(m.scratch());
-        let mut bytes = Zeroizing::new(vec![0u8; public.size()]);
+        // Both products t·u and (t·u)⁻¹·u below are REDC(x·R, y) = x·y mod n.
         let mut t = Zeroizing::new(vec![0u64; s]);
-        let mut not_inverted = 0;
-        for _ in 0..64 {
-            rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
-            // Keep the bit length of n, so that t < n holds at least half the time.
-            let excess = bytes.len() * 8 - bits;
-            bytes[0] &= 0xff >> excess;
-            let _ = nat::from_be_bytes(&mut t, &bytes);
-            // Rejection sampling: a rejected t is discarded, so the branch leaks nothing kept.
-            if !bool::from(nat::ct_lt(&t, m.n())) || bool::from(nat::ct_is_zero(&t)) {
+        let mut t_mont = Zeroizing::new(vec![0u64; s]);
+        let mut u = Zeroizing::new(vec![0u64; s]);
+        let mut ts = Zeroizing::new(vec![0u64; s]);
+        for _ in 0..4 {
+            self.random_below_n(rng, &mut t)?;
+            self.random_below_n(rng, &mut u)?;
+            m.to_mont(&mut t_mont, &t, &k, &mut scratch);
+            (k.mul)(&mut ts, &t_mont, &u, m.n(), m.n0(), &mut scratch);
+            // None only if t or u shares a factor with n (probability below 2⁻⁵⁰⁰): draw again.
+            let Some(inv) = arith::inv_mod_odd_vartime(&ts, m.n()) else {
                 continue;
-            }
-            let ti = self.crt_combine(&t, false, |pc| pc.fermat());
-            let mut tm = Zeroizing::new(vec![0u64; s]);
-            m.to_mont(&mut tm, &t, &k, &mut scratch);
-            let mut check = Zeroizing::new(vec![0u64; s]);
-            (k.mul)(&mut check, &tm, &ti, m.n(), m.n0(), &mut scratch);
-            let mut one = vec![0u64; s];
-            one[0] = 1;
-            // Declassified: whether this t is invertible is about a value that is dropped if not.
-            if !crate::valgrind::declassify_choice(nat::ct_eq(&check, &one)) {
-                // Twice in a row is beyond chance for a valid key: its primes are not prime.
-                not_inverted += 1;
-                if not_inverted >= 2 {
-                    return Err(Error::InvalidKey);
-                }
-                continue;
-            }
+            };
+            let inv = Zeroizing::new(inv);
+            let mut inv_mont = Zeroizing::new(vec![0u64; s]);
+            m.to_mont(&mut inv_mont, &inv, &k, &mut scratch);
+            let mut ti = Zeroizing::new(vec![0u64; s]);
+            (k.mul)(&mut ti, &inv_mont, &u, m.n(), m.n0(), &mut scratch);
             let mut te = Zeroizing::new(vec![0u64; s]);
             public.pow_e(&mut te, &t, &k);
             let mut a = Zeroizing::new(vec![0u64; s]);
@@ -185,8 +176,27 @@ impl RsaPrivateKey {
             m.to_mont(&mut ai, &ti, &k, &mut scratch);
             return Ok(Pair { a, ai, uses: 0 });
         }
-        // Sixty-four draws that all missed [1, n) (each does with probability below 1/2): the
-        // generator is not random.
+        // Four draws sharing a factor with n: the generator is not random.
+        Err(Error::Rng)
+    }
+
+    /// `out` = a uniformly random number in `[1, n)` from `rng`, by rejection: draws of
+    /// `n`'s bit length until one is below `n` and non-zero (a rejected draw is discarded, so
+    /// the branch leaks nothing that is kept). [`Error::Rng`] after 64 misses, each of which
+    /// has probability below 1/2.
+    fn random_below_n(&self, rng: &mut dyn CryptoRngCore, out: &mut [u64]) -> Result<()> {
+        let public = self.public_key();
+        let m = public.modulus();
+        let mut bytes = Zeroizing::new(vec![0u8; public.size()]);
+        let excess = bytes.len() * 8 - m.bits();
+        for _ in 0..64 {
+            rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
+            bytes[0] &= 0xff >> excess;
+            let _ = nat::from_be_bytes(out, &bytes);
+            if bool::from(nat::ct_lt(out, m.n())) && !bool::from(nat::ct_is_zero(out)) {
+                return Ok(());
+            }
+        }
         Err(Error::Rng)
     }
 }

@@ -43,8 +43,6 @@ pub(crate) struct PrimeCrt {
     pub(crate) modulus: Modulus<u64>,
     /// `dᵢ` big-endian, padded to `rᵢ`'s byte length.
     exp: Zeroizing<Vec<u8>>,
-    /// `rᵢ − 2` big-endian, padded likewise: the exponent of Fermat inversion modulo `rᵢ`.
-    fermat: Zeroizing<Vec<u8>>,
     window: u32,
     pub(crate) d_i: BoxedUint,
     /// The Garner coefficient (`qInv` for `p`, `tᵢ` for `i ≥ 3`; zero for `q`).
@@ -89,19 +87,18 @@ impl PrimeCrt {
         let mut chunk_k = Zeroizing::new(vec![0u64; s]);
         modulus.to_mont(&mut chunk_k, &w_pow, kernel, &mut scratch);
 
-        let rm2 = Zeroizing::new(arith::sub_u64(modulus.n(), 2));
-        let mut fermat = Zeroizing::new(vec![0u8; nbytes]);
-        let _ = nat::to_be_bytes(&rm2, &mut fermat);
         let mut coeff = Zeroizing::new(vec![0u64; s]);
         let mut coeff_mont = Zeroizing::new(vec![0u64; s]);
         if has_coeff {
             let b = Zeroizing::new(arith::rem(before, modulus.n()));
-            fixed::pow(&mut coeff, &b, &fermat, &modulus, kernel, window);
+            let rm2 = Zeroizing::new(arith::sub_u64(modulus.n(), 2));
+            let mut rm2_bytes = Zeroizing::new(vec![0u8; nbytes]);
+            let _ = nat::to_be_bytes(&rm2, &mut rm2_bytes);
+            fixed::pow(&mut coeff, &b, &rm2_bytes, &modulus, kernel, window);
             modulus.to_mont(&mut coeff_mont, &coeff, kernel, &mut scratch);
         }
         Ok(PrimeCrt {
             exp,
-            fermat,
             window,
             d_i: BoxedUint::from_limbs(&d_i),
             coeff: BoxedUint::from_limbs(&coeff),
@@ -118,7 +115,6 @@ impl PrimeCrt {
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
         self.modulus.for_each_region(f);
         f(self.exp.as_ptr(), self.exp.len());
-        f(self.fermat.as_ptr(), self.fermat.len());
         for v in [
             self.d_i.as_limbs(),
             self.coeff.as_limbs(),
@@ -128,11 +124,6 @@ impl PrimeCrt {
         ] {
             f(v.as_ptr() as *const u8, v.len() * 8);
         }
-    }
-
-    /// `rᵢ − 2`, big-endian of `rᵢ`'s byte length.
-    pub(crate) fn fermat(&self) -> &[u8] {
-        &self.fermat
     }
 
     /// Whether `coeff · prefix ≡ 1 (mod rᵢ)` (true for `q`, which has no coefficient).
@@ -244,18 +235,6 @@ impl RsaPrivateKey {
     /// Steps 1–3 of the module doc; returns `m` in `n`'s limb count. `fault` flips a bit of
     /// the first prime's partial result (test hook only).
     fn crt_op(&self, c: &[u64], fault: bool) -> Zeroizing<Vec<u64>> {
-        self.crt_combine(c, fault, |pc| &pc.exp)
-    }
-
-    /// Steps 1–3 with the exponent `exp(rᵢ)` modulo each prime: the unique `x < n` with
-    /// `x ≡ c^exp(rᵢ) (mod rᵢ)` for every `i` (`dᵢ` gives `c^d`; `rᵢ − 2` gives `c⁻¹` for `c`
-    /// coprime to `n`). Every exponent has its prime's byte length.
-    pub(crate) fn crt_combine(
-        &self,
-        c: &[u64],
-        fault: bool,
-        exp: impl Fn(&PrimeCrt) -> &[u8],
-    ) -> Zeroizing<Vec<u64>> {
         let kernel = self.kernel();
         let nl = c.len();
         let total: usize = self
@@ -273,7 +252,7 @@ impl RsaPrivateKey {
             let mut ci = Zeroizing::new(vec![0u64; s]);
             pc.reduce(&mut ci, c, &kernel, &mut scratch);
             let mut mi = Zeroizing::new(vec![0u64; s]);
-            fixed::pow(&mut mi, &ci, exp(pc), &pc.modulus, &kernel, pc.window);
+            fixed::pow(&mut mi, &ci, &pc.exp, &pc.modulus, &kernel, pc.window);
             parts.push(mi);
         }
         if fault {
