@@ -210,16 +210,33 @@ pub(crate) fn inv_mod_odd_vartime(x: &[u64], n: &[u64]) -> Option<Vec<u64>> {
     let mut x1 = Zeroizing::new(vec![0u64; s]);
     x1[0] = 1;
     let mut x2 = Zeroizing::new(vec![0u64; s]);
-    // a ← a/2 mod n for a < n: add n when a is odd (n is odd), then shift in the carry.
-    let halve = |a: &mut [u64]| {
-        let carry = if a[0] & 1 == 1 {
-            nat::add_assign(a, n)
-        } else {
-            0
-        };
+    // a ← a/2^k mod n for a < n and 1 ≤ k ≤ 63: adding m·n with m = a·(−n⁻¹) mod 2^k
+    // clears the low k bits (Montgomery's trick), and (a + m·n)/2^k < n.
+    let n_inv = crate::mont::neg_inv(n[0]);
+    let div_pow2 = |a: &mut [u64], k: u32| {
+        let m = a[0].wrapping_mul(n_inv) & ((1u64 << k) - 1);
+        let mut carry = 0u64;
+        for (ai, &ni) in a.iter_mut().zip(n) {
+            let t = *ai as u128 + m as u128 * ni as u128 + carry as u128;
+            *ai = t as u64;
+            carry = (t >> 64) as u64;
+        }
         for i in 0..s {
             let next = if i + 1 < s { a[i + 1] } else { carry };
-            a[i] = (a[i] >> 1) | (next << 63);
+            a[i] = (a[i] >> k) | (next << (64 - k));
+        }
+    };
+    // Strips the factors 2 of `w` (odd afterwards, or zero) and divides `a` by as many.
+    let strip = |w: &mut [u64], a: &mut [u64]| {
+        let mut tz = trailing_zeros_vartime(w);
+        if tz == 0 || tz >= 64 * s {
+            return;
+        }
+        shr_vartime(w, tz);
+        while tz > 0 {
+            let k = tz.min(63);
+            div_pow2(a, k as u32);
+            tz -= k;
         }
     };
     // a ← a − b mod n for a, b < n.
@@ -229,14 +246,8 @@ pub(crate) fn inv_mod_odd_vartime(x: &[u64], n: &[u64]) -> Option<Vec<u64>> {
         }
     };
     while !is_zero_vartime(&u) {
-        while u[0] & 1 == 0 {
-            shr_vartime(&mut u, 1);
-            halve(&mut x1);
-        }
-        while v[0] & 1 == 0 {
-            shr_vartime(&mut v, 1);
-            halve(&mut x2);
-        }
+        strip(&mut u, &mut x1);
+        strip(&mut v, &mut x2);
         if cmp_vartime(&u, &v) != Ordering::Less {
             nat::sub_assign(&mut u, &v);
             sub_mod(&mut x1, &x2);

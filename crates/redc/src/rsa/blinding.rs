@@ -104,19 +104,16 @@ impl RsaPrivateKey {
         #[cfg(feature = "std")]
         {
             // A poisoned lock only means another thread panicked mid-update: draw a new pair.
-            let mut slot = match self.blinding.slot.lock() {
-                Ok(s) => s,
-                Err(e) => {
-                    let mut s = e.into_inner();
-                    *s = None;
-                    s
-                }
-            };
-            if slot.as_ref().map_or(true, |p| p.uses >= REFRESH) {
-                *slot = Some(self.fresh_pair(rng)?);
-            }
-            let Some(pair) = slot.as_mut() else {
-                return Err(Error::Rng);
+            let mut slot = self.blinding.slot.lock().unwrap_or_else(|e| {
+                self.blinding.slot.clear_poison();
+                let mut s = e.into_inner();
+                *s = None;
+                s
+            });
+            let pair = match slot.take() {
+                Some(p) if p.uses < REFRESH => slot.insert(p),
+                // A used-up pair is dropped here (and zeroized).
+                _ => slot.insert(self.fresh_pair(rng)?),
             };
             let current = Pair {
                 a: pair.a.clone(),
