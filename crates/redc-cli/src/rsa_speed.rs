@@ -76,10 +76,16 @@ impl Subject {
         Ok(Subject { key, msg, sig })
     }
 
+    /// One full signature as `redc sign` makes it: hashed, padded, blinded (the generator is
+    /// passed, as OpenSSL blinds by default), fault-checked.
     fn sign_with(key: &RsaPrivateKey, msg: &[u8]) -> Result<Vec<u8>, CliError> {
         let digest = HashAlg::Sha256.digest(msg);
-        key.sign(Pkcs1v15Sign::from_hash(HashAlg::Sha256), &digest)
-            .map_err(|e| CliError::failure(format!("signing failed: {e}")))
+        key.sign_with_rng(
+            &mut OsRng,
+            Pkcs1v15Sign::from_hash(HashAlg::Sha256),
+            &digest,
+        )
+        .map_err(|e| CliError::failure(format!("signing failed: {e}")))
     }
 
     /// Full signatures per second over about `budget`.
