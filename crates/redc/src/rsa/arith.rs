@@ -192,76 +192,169 @@ pub(crate) fn inv_mod_vartime(a: &[u64], m: &[u64]) -> Option<Vec<u64>> {
 }
 
 /// `x⁻¹ mod n` for an odd `n > 1` and `x < n` (both `n.len()` limbs), or `None` when
-/// `gcd(x, n) ≠ 1`: the binary extended Euclidean algorithm (Knuth, TAOCP vol. 2, §4.5.2,
-/// exercise 39), with the invariants `x₁·x ≡ u` and `x₂·x ≡ v (mod n)`.
+/// `gcd(x, n) ≠ 1`: the binary extended Euclidean algorithm in Pornin's word-batched form
+/// ("Optimized Binary GCD for Modular Inversion", IACR ePrint 2020/972, algorithm 2).
+///
+/// With `a = x`, `b = n` and the invariants `a ≡ u·x`, `b ≡ v·x (mod n)`, each outer step runs
+/// 31 binary-GCD steps on 64-bit approximations of `a` and `b` (their low 31 bits and top 33
+/// bits), which decide the same subtractions and halvings as the full values would for those
+/// low bits, and records them as a matrix of small signed factors; the full `a`, `b` are then
+/// updated once (`(f·a + g·b)/2³¹`, negated if negative) and `u`, `v` likewise modulo `n`
+/// (division by `2³¹` by Montgomery's trick). When `a` reaches 0, `b = gcd(x, n)` and, if it is
+/// 1, `v = x⁻¹`.
 ///
 /// Variable time in `x` and `n`: only for values whose timing tells an attacker nothing (the
 /// blinding code inverts, modulo the public `n`, the product of two fresh random numbers).
-/// About `2·bits(n)` steps of a few passes over `n.len()` limbs.
 pub(crate) fn inv_mod_odd_vartime(x: &[u64], n: &[u64]) -> Option<Vec<u64>> {
     let s = n.len();
     if s == 0 || n[0] & 1 == 0 || x.len() != s {
         return None;
     }
-    // The working values are zeroized when dropped (the blinding code's are random, but
-    // nothing the library frees should hold them).
-    let mut u = Zeroizing::new(x.to_vec());
-    let mut v = Zeroizing::new(n.to_vec());
-    let mut x1 = Zeroizing::new(vec![0u64; s]);
-    x1[0] = 1;
-    let mut x2 = Zeroizing::new(vec![0u64; s]);
-    // a ← a/2^k mod n for a < n and 1 ≤ k ≤ 63: adding m·n with m = a·(−n⁻¹) mod 2^k
-    // clears the low k bits (Montgomery's trick), and (a + m·n)/2^k < n.
-    let n_inv = crate::mont::neg_inv(n[0]);
-    let div_pow2 = |a: &mut [u64], k: u32| {
-        let m = a[0].wrapping_mul(n_inv) & ((1u64 << k) - 1);
-        let mut carry = 0u64;
-        for (ai, &ni) in a.iter_mut().zip(n) {
-            let t = *ai as u128 + m as u128 * ni as u128 + carry as u128;
-            *ai = t as u64;
-            carry = (t >> 64) as u64;
+    // −n⁻¹ mod 2³¹, for dividing u and v by 2³¹ modulo n.
+    let n31 = crate::mont::neg_inv(n[0]) & LOW31;
+    // a and b carry a spare top limb: |f·a + g·b|/2³¹ can reach n's bit length.
+    let mut a = Zeroizing::new(x.to_vec());
+    a.push(0);
+    let mut b = Zeroizing::new(n.to_vec());
+    b.push(0);
+    let mut u = Zeroizing::new(vec![0u64; s + 1]);
+    u[0] = 1;
+    let mut v = Zeroizing::new(vec![0u64; s + 1]);
+    let mut n_ext = n.to_vec();
+    n_ext.push(0);
+    // The next a, b, u, v (swapped in after each step).
+    let mut na = Zeroizing::new(vec![0u64; s + 1]);
+    let mut nb = Zeroizing::new(vec![0u64; s + 1]);
+    let mut nu = Zeroizing::new(vec![0u64; s + 1]);
+    let mut nv = Zeroizing::new(vec![0u64; s + 1]);
+    // Each outer step removes at least 31 bits from a·b (Pornin, §3), which starts below
+    // 2^(2·64·s); two steps of margin.
+    for _ in 0..(2 * 64 * s).div_ceil(31) + 2 {
+        if is_zero_vartime(&a) {
+            break;
         }
-        for i in 0..s {
-            let next = if i + 1 < s { a[i + 1] } else { carry };
-            a[i] = (a[i] >> k) | (next << (64 - k));
+        // The approximations: bits [len−33, len) above the low 31 bits, with len the larger
+        // bit length (at least 64, where they are exact).
+        let len = nat::bit_len_vartime(&a)
+            .max(nat::bit_len_vartime(&b))
+            .max(64);
+        let approx = |w: &[u64]| -> u64 {
+            let p = len - 33;
+            let (i, sh) = (p / 64, p % 64);
+            let mut top = w[i] >> sh;
+            if sh > 31 && i + 1 < w.len() {
+                top |= w[i + 1] << (64 - sh);
+            }
+            ((top & ((1 << 33) - 1)) << 31) | (w[0] & LOW31)
+        };
+        let (mut xa, mut xb) = (approx(&a), approx(&b));
+        // 2^j·a_j = f0·a + g0·b, 2^j·b_j = f1·a + g1·b.
+        let (mut f0, mut g0, mut f1, mut g1) = (1i64, 0i64, 0i64, 1i64);
+        for _ in 0..31 {
+            if xa & 1 == 1 {
+                if xa < xb {
+                    core::mem::swap(&mut xa, &mut xb);
+                    core::mem::swap(&mut f0, &mut f1);
+                    core::mem::swap(&mut g0, &mut g1);
+                }
+                xa -= xb;
+                f0 -= f1;
+                g0 -= g1;
+            }
+            xa >>= 1;
+            f1 <<= 1;
+            g1 <<= 1;
         }
-    };
-    // Strips the factors 2 of `w` (odd afterwards, or zero) and divides `a` by as many.
-    let strip = |w: &mut [u64], a: &mut [u64]| {
-        let mut tz = trailing_zeros_vartime(w);
-        if tz == 0 || tz >= 64 * s {
-            return;
+        if combine_shift31(&mut na, &a, &b, f0, g0) {
+            (f0, g0) = (-f0, -g0);
         }
-        shr_vartime(w, tz);
-        while tz > 0 {
-            let k = tz.min(63);
-            div_pow2(a, k as u32);
-            tz -= k;
+        if combine_shift31(&mut nb, &a, &b, f1, g1) {
+            (f1, g1) = (-f1, -g1);
         }
-    };
-    // a ← a − b mod n for a, b < n.
-    let sub_mod = |a: &mut [u64], b: &[u64]| {
-        if nat::sub_assign(a, b) != 0 {
-            nat::add_assign(a, n);
-        }
-    };
-    while !is_zero_vartime(&u) {
-        strip(&mut u, &mut x1);
-        strip(&mut v, &mut x2);
-        if cmp_vartime(&u, &v) != Ordering::Less {
-            nat::sub_assign(&mut u, &v);
-            sub_mod(&mut x1, &x2);
-        } else {
-            nat::sub_assign(&mut v, &u);
-            sub_mod(&mut x2, &x1);
-        }
+        core::mem::swap(&mut a, &mut na);
+        core::mem::swap(&mut b, &mut nb);
+        combine_mod(&mut nu, &u, &v, f0, g0, &n_ext, n31);
+        combine_mod(&mut nv, &u, &v, f1, g1, &n_ext, n31);
+        core::mem::swap(&mut u, &mut nu);
+        core::mem::swap(&mut v, &mut nv);
     }
-    // u = 0 and v = gcd(x, n).
-    if is_one(&v) {
-        Some(x2.to_vec())
+    if is_zero_vartime(&a) && is_one(&b) {
+        Some(v[..s].to_vec())
     } else {
         None
     }
+}
+
+/// `2³¹ − 1`.
+const LOW31: u64 = (1 << 31) - 1;
+
+/// `out = |f·a + g·b| / 2³¹` (exact); returns whether `f·a + g·b` was negative. `a`, `b`,
+/// `out` of one length with a zero top limb in `a` and `b`, `|f|, |g| ≤ 2³¹`.
+fn combine_shift31(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool {
+    let mut carry: i128 = 0;
+    for (o, (&x, &y)) in out.iter_mut().zip(a.iter().zip(b)) {
+        let acc = x as i128 * f as i128 + y as i128 * g as i128 + carry;
+        *o = acc as u64;
+        carry = acc >> 64;
+    }
+    shift31_signed(out, carry)
+}
+
+/// `out = (f·u + g·v)·2⁻³¹ mod n` in `[0, n)` for `u, v < n` and `|f|, |g| ≤ 2³¹`, all of
+/// `n_ext`'s length (`n` with a zero top limb): adds `k·n` with `k = (f·u + g·v)·(−n⁻¹) mod
+/// 2³¹` (`n31` is `−n⁻¹ mod 2³¹`), which makes the sum divisible by `2³¹`, divides, and
+/// brings the result (in `(−3n, 3n)`) into range.
+fn combine_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, n_ext: &[u64], n31: u64) {
+    let low = (u[0] as i128 * f as i128 + v[0] as i128 * g as i128) as u64;
+    let k = low.wrapping_mul(n31) & LOW31;
+    let mut carry: i128 = 0;
+    for i in 0..out.len() {
+        let acc = u[i] as i128 * f as i128
+            + v[i] as i128 * g as i128
+            + n_ext[i] as i128 * k as i128
+            + carry;
+        out[i] = acc as u64;
+        carry = acc >> 64;
+    }
+    if shift31_signed(out, carry) {
+        // out holds |value| < 3n and value = −out: the result is n − (out mod n).
+        while cmp_vartime(out, n_ext) == Ordering::Greater {
+            nat::sub_assign(out, n_ext);
+        }
+        // out ← n − out, as −(out − n).
+        nat::sub_assign(out, n_ext);
+        let mut c = 1u64;
+        for w in out.iter_mut() {
+            let (x, o) = (!*w).overflowing_add(c);
+            *w = x;
+            c = o as u64;
+        }
+    }
+    while cmp_vartime(out, n_ext) != Ordering::Less {
+        nat::sub_assign(out, n_ext);
+    }
+}
+
+/// Shifts the signed number `out + top·2^(64·len)` right by 31 (exactly divisible) in place,
+/// leaving its magnitude; returns whether it was negative.
+fn shift31_signed(out: &mut [u64], top: i128) -> bool {
+    let len = out.len();
+    let top_word = top as u64;
+    for i in 0..len {
+        let next = if i + 1 < len { out[i + 1] } else { top_word };
+        out[i] = (out[i] >> 31) | (next << 33);
+    }
+    let neg = top < 0;
+    if neg {
+        // Two's complement negation (the magnitude fits, the top limb having room).
+        let mut c = 1u64;
+        for w in out.iter_mut() {
+            let (x, o) = (!*w).overflowing_add(c);
+            *w = x;
+            c = o as u64;
+        }
+    }
+    neg
 }
 
 #[cfg(test)]
@@ -304,8 +397,8 @@ mod tests {
         assert_eq!(inv_mod_odd_vartime(&[1], &[7]), Some(vec![1]));
         assert_eq!(inv_mod_odd_vartime(&[6], &[9]), None);
         assert_eq!(inv_mod_odd_vartime(&[3], &[8]), None, "even modulus");
-        for s in [1usize, 2, 5, 16, 32] {
-            for round in 0..20 {
+        for s in [1usize, 2, 3, 5, 16, 32, 64] {
+            for round in 0..40 {
                 let top = BigUint::from(1u8) << (64 * s - 1);
                 let n = if round == 0 {
                     (BigUint::from(1u8) << (64 * s)) - 1u8
@@ -330,6 +423,23 @@ mod tests {
                     assert_eq!(inv * &x % &n, BigUint::from(1u8), "s {s} round {round}");
                 } else {
                     assert_eq!(got, None, "s {s} round {round}");
+                }
+            }
+            // A composite modulus and a multiple of one of its factors: no inverse.
+            if s >= 2 {
+                let half = (64 * s / 2) as u64;
+                let p =
+                    rng.gen_biguint(half) | BigUint::from(1u8) | (BigUint::from(1u8) << (half - 1));
+                let q =
+                    rng.gen_biguint(half) | BigUint::from(1u8) | (BigUint::from(1u8) << (half - 1));
+                let n = &p * &q;
+                let x = &p * rng.gen_biguint_below(&q);
+                if n.bits() as usize <= 64 * s && x > BigUint::from(0u8) {
+                    assert_eq!(
+                        inv_mod_odd_vartime(&limbs(&x, s), &limbs(&n, s)),
+                        None,
+                        "s {s}"
+                    );
                 }
             }
         }

@@ -139,7 +139,7 @@ impl RsaPrivateKey {
     /// computed as `u·(t·u)⁻¹` with a second fresh random `u` (BoringSSL's
     /// `BN_mod_inverse_blinded`): the binary extended Euclidean algorithm, variable time, only
     /// ever sees `t·u mod n`, a uniformly random number independent of `t`, and the public `n`;
-    /// `u` is used once and zeroized. About `2·bits(n)` steps of the Euclid, plus `tᵉ`.
+    /// `u` is used once and zeroized. The Euclid takes about `2·bits(n)/31` word-batched steps.
     fn fresh_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
         let public = self.public_key();
         let m = public.modulus();
