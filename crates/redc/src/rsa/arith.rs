@@ -3,12 +3,12 @@
 //! Nothing here runs per private operation (the blinding code's fresh pair, once every 32
 //! blinded operations, uses [`inv_mod_odd_vartime`]). The functions without a suffix are
 //! constant time in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`])
-//! and may see secrets; they leak only the announced lengths of their inputs (and, where they trim a
-//! divisor, its limb length, which for RSA primes is the public key size). The `_vartime`
-//! functions branch on values: they serve key generation (gcd/lcm of `rᵢ − 1`, the inverse
-//! of `λ mod e`), where FIPS 186-5 permits it and the candidates that leak are discarded or
-//! are functions of data an attacker never observes the timing of in isolation, and the
-//! blinding code's inversion of a product of two fresh random numbers.
+//! and may see secrets; they leak only the announced lengths of their inputs (and, where they
+//! trim a divisor, its limb length, which for RSA primes is the public key size). The
+//! `_vartime` functions branch on values: they serve key generation (gcd/lcm of `rᵢ − 1`, the
+//! inverse of `λ mod e` modulo the odd `e`), where FIPS 186-5 permits it and the candidates
+//! that leak are discarded or are functions of data an attacker never observes the timing of in
+//! isolation, and the blinding code's inversion of a product of two fresh random numbers.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -152,47 +152,9 @@ pub(crate) fn div(x: &[u64], d: &[u64]) -> Vec<u64> {
     nat::div_rem(x, nat::trim_vartime(d)).0
 }
 
-/// `(a − b) mod m` for `a, b < m` (all `m.len()` limbs).
-fn sub_mod(a: &[u64], b: &[u64], m: &[u64]) -> Vec<u64> {
-    let mut out = vec![0u64; m.len()];
-    let borrow = nat::sub(&mut out, a, b);
-    if borrow != 0 {
-        nat::add_assign(&mut out, m);
-    }
-    out
-}
-
-/// `a⁻¹ mod m` by the extended Euclidean algorithm, or `None` if `gcd(a, m) ≠ 1`. `m > 1`.
-///
-/// Variable time (quotient sizes and the number of steps depend on the values): keygen only,
-/// on numbers the size of the public exponent.
-pub(crate) fn inv_mod_vartime(a: &[u64], m: &[u64]) -> Option<Vec<u64>> {
-    let m = nat::trim_vartime(m).to_vec();
-    let s = m.len();
-    // Invariant: rᵢ ≡ sᵢ·a (mod m), with (r₀, r₁) = (m, a mod m) and (s₀, s₁) = (0, 1).
-    let mut r0 = m.clone();
-    let mut r1 = rem(a, &m);
-    let mut s0 = vec![0u64; s];
-    let mut s1 = vec![0u64; s];
-    s1[0] = 1;
-    while !is_zero_vartime(&r1) {
-        let (q, r2) = nat::div_rem(&r0, nat::trim_vartime(&r1));
-        let qs = rem(&mul(nat::trim_vartime(&q), &s1), &m);
-        let s2 = sub_mod(&s0, &qs, &m);
-        r0 = r1;
-        r1 = r2;
-        s0 = s1;
-        s1 = s2;
-    }
-    if is_one(nat::trim_vartime(&r0)) {
-        Some(s0)
-    } else {
-        None
-    }
-}
-
-/// `x⁻¹ mod n` for an odd `n > 1` and `x < n` (both `n.len()` limbs), or `None` when
-/// `gcd(x, n) ≠ 1`: the binary extended Euclidean algorithm in Pornin's word-batched form
+/// `x⁻¹ mod n` (`n.len()` limbs) for an odd `n > 1` and any `x` (reduced modulo `n` first
+/// unless it is already below `n` in `n.len()` limbs), or `None` when `gcd(x, n) ≠ 1` or `n` is
+/// even: the binary extended Euclidean algorithm in Pornin's word-batched form
 /// ("Optimized Binary GCD for Modular Inversion", IACR ePrint 2020/972, algorithm 2).
 ///
 /// With `a = x`, `b = n` and the invariants `a ≡ u·x`, `b ≡ v·x (mod n)`, each outer step runs
@@ -204,12 +166,22 @@ pub(crate) fn inv_mod_vartime(a: &[u64], m: &[u64]) -> Option<Vec<u64>> {
 /// 1, `v = x⁻¹`.
 ///
 /// Variable time in `x` and `n`: only for values whose timing tells an attacker nothing (the
-/// blinding code inverts, modulo the public `n`, the product of two fresh random numbers).
+/// blinding code inverts, modulo the public `n`, the product of two fresh random numbers; key
+/// generation inverts `λ mod e` modulo the public exponent).
 pub(crate) fn inv_mod_odd_vartime(x: &[u64], n: &[u64]) -> Option<Vec<u64>> {
     let s = n.len();
-    if s == 0 || n[0] & 1 == 0 || x.len() != s {
+    if s == 0 || n[0] & 1 == 0 {
         return None;
     }
+    let reduced;
+    let x = if x.len() == s && cmp_vartime(x, n) == Ordering::Less {
+        x
+    } else {
+        let mut r = rem(x, n);
+        r.resize(s, 0);
+        reduced = Zeroizing::new(r);
+        &reduced[..]
+    };
     // −n⁻¹ mod 2³¹, for dividing u and v by 2³¹ modulo n.
     let n31 = crate::mont::neg_inv(n[0]) & LOW31;
     // a and b carry a spare top limb: |f·a + g·b|/2³¹ can reach n's bit length.
@@ -323,12 +295,7 @@ fn combine_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, n_ext: &[u
         }
         // out ← n − out, as −(out − n).
         nat::sub_assign(out, n_ext);
-        let mut c = 1u64;
-        for w in out.iter_mut() {
-            let (x, o) = (!*w).overflowing_add(c);
-            *w = x;
-            c = o as u64;
-        }
+        negate(out);
     }
     while cmp_vartime(out, n_ext) != Ordering::Less {
         nat::sub_assign(out, n_ext);
@@ -346,15 +313,20 @@ fn shift31_signed(out: &mut [u64], top: i128) -> bool {
     }
     let neg = top < 0;
     if neg {
-        // Two's complement negation (the magnitude fits, the top limb having room).
-        let mut c = 1u64;
-        for w in out.iter_mut() {
-            let (x, o) = (!*w).overflowing_add(c);
-            *w = x;
-            c = o as u64;
-        }
+        // The magnitude fits, the top limb having room.
+        negate(out);
     }
     neg
+}
+
+/// `x ← −x` in two's complement over `x.len()` limbs.
+fn negate(x: &mut [u64]) {
+    let mut c = 1u64;
+    for w in x.iter_mut() {
+        let (v, o) = (!*w).overflowing_add(c);
+        *w = v;
+        c = o as u64;
+    }
 }
 
 #[cfg(test)]
@@ -368,13 +340,13 @@ mod tests {
         assert_eq!(gcd_vartime(&[17], &[0]), vec![17]);
         assert_eq!(lcm_vartime(&[4], &[6]), vec![12]);
         assert_eq!(lcm_vartime(&[1 << 63], &[6]), vec![1 << 63, 1]);
-        assert_eq!(inv_mod_vartime(&[3], &[7]), Some(vec![5]));
-        assert_eq!(inv_mod_vartime(&[4], &[8]), None);
+        assert_eq!(inv_mod_odd_vartime(&[3], &[7]), Some(vec![5]));
+        assert_eq!(inv_mod_odd_vartime(&[4], &[8]), None);
         assert_eq!(
-            inv_mod_vartime(&[10, 5], &[65537]).map(|v| v.len()),
+            inv_mod_odd_vartime(&[10, 5], &[65537]).map(|v| v.len()),
             Some(1)
         );
-        let inv = inv_mod_vartime(&[123456789], &[1_000_000_007]).unwrap()[0] as u128;
+        let inv = inv_mod_odd_vartime(&[123456789], &[1_000_000_007]).unwrap()[0] as u128;
         assert_eq!(inv * 123456789 % 1_000_000_007, 1);
         assert_eq!(div(&[0, 1], &[2]), vec![1 << 63, 0]);
         let mut x = vec![0u64, 1];

@@ -135,7 +135,7 @@ fn try_generate<R: CryptoRngCore + ?Sized>(
         lambda = Zeroizing::new(arith::lcm_vartime(&lambda, &pm1));
     }
     let lambda_mod_e = Zeroizing::new(arith::rem(&lambda, e));
-    let Some(inv) = arith::inv_mod_vartime(&lambda_mod_e, e) else {
+    let Some(inv) = arith::inv_mod_odd_vartime(&lambda_mod_e, nat::trim_vartime(e)) else {
         return Ok(None);
     };
     let inv = Zeroizing::new(inv);
