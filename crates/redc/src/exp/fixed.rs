@@ -20,9 +20,10 @@ use crate::word::Word;
 /// bits, one multiplication and one masked scan of all `2^k` entries.
 ///
 /// A scan reads `2^k·s` limbs and a multiplication does `2·s²` word products. With the AVX2
-/// scan and the MULX kernels on Zen 3 a scanned limb costs between a quarter (8 limbs) and a
-/// seventh (16 to 32 limbs) of a word product (`examples/pow_windows.rs`: 0.19 ns against
-/// 0.72 ns at 8 limbs, 0.07 ns against 0.47–0.50 ns at 16 to 32). The model takes the quarter,
+/// scan and the MULX kernels on Zen 3 a scanned limb costs between a third (8 limbs) and a
+/// seventh (16 to 32 limbs) of a word product (`examples/pow_windows.rs`, two runs: 0.19–0.21
+/// ns against 0.70–0.72 ns at 8 limbs, 0.07–0.12 ns against 0.47–0.68 ns at 16 to 32). The
+/// model takes a quarter,
 /// so one scan costs `2^k / (8·s)` multiplications with `s = bits/64`; this gives 4 for
 /// 512-bit exponents, 5 for 1024- and 1536-bit ones, 6 for 2048-bit ones, and a seventh would
 /// give the same at 512, 1024 and 2048 bits. The curve is flat near its minimum (a window
