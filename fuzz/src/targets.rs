@@ -8,7 +8,8 @@
 //! - [`verify`]: PKCS#1 v1.5 and PSS verification of fuzzed signatures under a fixed or fuzzed
 //!   key, and the encoded-message checks directly (PKCS#1 v1.5 against its re-encoding);
 //! - [`decrypt`]: OAEP (SHA-256) and PKCS#1 v1.5 decryption with a fixed key of fuzzed
-//!   ciphertexts, and of fuzzed encoded messages against a naive reference unpadding;
+//!   ciphertexts, and of fuzzed encoded messages against a naive reference unpadding; the
+//!   blinded decryption must agree with the unblinded one in both;
 //! - [`mont`]: Montgomery multiplication, squaring and fixed-window exponentiation, every
 //!   algorithm and squaring variant, 32- and 64-bit words, and the mulx backend, against
 //!   num-bigint.
@@ -157,10 +158,12 @@ pub fn decrypt(data: &[u8]) {
         } else {
             key.decrypt(Pkcs1v15Encrypt, rest)
         };
-        if let Ok(m) = r {
+        let r = r.ok();
+        if let Some(m) = &r {
             assert_eq!(rest.len(), k);
             assert!(m.len() <= k - 11);
         }
+        blinded_agrees(key, oaep, rest, &r);
         return;
     }
     // EM: the input, cut or zero-extended on the left to k bytes.
@@ -187,6 +190,24 @@ pub fn decrypt(data: &[u8]) {
         key.decrypt(Pkcs1v15Encrypt, &c).ok()
     };
     assert_eq!(got, want, "decrypt disagrees with the reference");
+    blinded_agrees(key, oaep, &c, &want);
+}
+
+/// Blinded decryption of `c` must give `want`, the unblinded result. A clone of the key starts
+/// with an empty blinding cache, so its pair comes from a generator seeded by `c` (the input
+/// alone decides every value, so a failure reproduces), and the second call runs on the
+/// squared pair.
+fn blinded_agrees(key: &RsaPrivateKey, oaep: bool, c: &[u8], want: &Option<Vec<u8>>) {
+    let key = key.clone();
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(Sha256::digest(c).into());
+    for round in 0..2 {
+        let got = if oaep {
+            key.decrypt_blinded(&mut rng, Oaep::new::<Sha256>(), c)
+        } else {
+            key.decrypt_blinded(&mut rng, Pkcs1v15Encrypt, c)
+        };
+        assert_eq!(&got.ok(), want, "blinded decryption disagrees (use {round})");
+    }
 }
 
 /// RFC 8017 §7.2.2 step 3, written the obvious (variable-time) way.
