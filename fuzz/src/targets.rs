@@ -206,7 +206,11 @@ fn blinded_agrees(key: &RsaPrivateKey, oaep: bool, c: &[u8], want: &Option<Vec<u
         } else {
             key.decrypt_blinded(&mut rng, Pkcs1v15Encrypt, c)
         };
-        assert_eq!(&got.ok(), want, "blinded decryption disagrees (use {round})");
+        assert_eq!(
+            &got.ok(),
+            want,
+            "blinded decryption disagrees (use {round})"
+        );
     }
 }
 

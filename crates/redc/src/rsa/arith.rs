@@ -397,6 +397,43 @@ mod tests {
                     assert_eq!(got, None, "s {s} round {round}");
                 }
             }
+            // Lopsided sizes: x and n of any bit length (n may have zero top limbs), x a power
+            // of two or 2^k ± 1 (long runs of halvings or of subtractions), n = 2^k ± 1.
+            for round in 0..60 {
+                let nbits = 2
+                    + (rng.gen_biguint(16) % BigUint::from(64 * s as u64 - 1))
+                        .to_u64_digits()
+                        .first()
+                        .copied()
+                        .unwrap_or(0);
+                let n = match round % 3 {
+                    0 => (BigUint::from(1u8) << nbits) - 1u8,
+                    1 => (BigUint::from(1u8) << (nbits - 1)) + 1u8,
+                    _ => {
+                        rng.gen_biguint(nbits)
+                            | BigUint::from(1u8)
+                            | (BigUint::from(1u8) << (nbits - 1))
+                    }
+                };
+                let k = rng
+                    .gen_biguint(16)
+                    .to_u64_digits()
+                    .first()
+                    .copied()
+                    .unwrap_or(0)
+                    % (n.bits() - 1).max(1);
+                let x = match round % 4 {
+                    0 => BigUint::from(1u8) << k,
+                    1 => (BigUint::from(1u8) << k) + 1u8,
+                    2 => (BigUint::from(1u8) << (k + 1)) - 1u8,
+                    _ => rng.gen_biguint_below(&n),
+                };
+                let got = inv_mod_odd_vartime(&limbs(&x, s), &limbs(&n, s));
+                match x.modinv(&n) {
+                    Some(inv) => assert_eq!(got, Some(limbs(&inv, s)), "s {s} n {n} x {x}"),
+                    None => assert_eq!(got, None, "s {s} n {n} x {x}"),
+                }
+            }
             // A composite modulus and a multiple of one of its factors: no inverse.
             if s >= 2 {
                 let half = (64 * s / 2) as u64;
