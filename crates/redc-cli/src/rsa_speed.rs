@@ -118,6 +118,24 @@ impl Subject {
     }
 }
 
+/// Asks `openssl version` before any timing, so a missing or broken `openssl` fails at once
+/// instead of after the first key generation and round; returns its first line (for example
+/// `OpenSSL 3.0.19 27 Jan 2026 (Library: …)`).
+pub fn openssl_version(openssl: &Path) -> Result<String, CliError> {
+    let out = Command::new(openssl)
+        .arg("version")
+        .output()
+        .map_err(|e| CliError::failure(format!("cannot run {}: {e}", openssl.display())))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().next().map(str::trim) {
+        Some(line) if out.status.success() && !line.is_empty() => Ok(line.to_string()),
+        _ => Err(CliError::failure(format!(
+            "`{} version` failed: is it OpenSSL?",
+            openssl.display()
+        ))),
+    }
+}
+
 /// Runs `openssl speed` for one size and returns (sign/s, verify/s), from its `-mr` output
 /// (`+F2:index:bits:sign_per_s:verify_per_s` in OpenSSL 3).
 pub fn openssl_speed(

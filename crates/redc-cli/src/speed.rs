@@ -113,6 +113,10 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
         (None, true) => Some(PathBuf::from("openssl")),
         (None, false) => None,
     };
+    if let Some(path) = &openssl {
+        let version = rsa_speed::openssl_version(path)?;
+        eprintln!("redc speed: comparing with {version} ({})", path.display());
+    }
     let seconds = args.seconds.unwrap_or(1.0);
     let round = Duration::from_secs_f64(seconds / ROUNDS as f64);
     let ossl_seconds = (seconds / ROUNDS as f64).ceil().max(1.0) as u64;

@@ -112,11 +112,26 @@ fn errors_are_one_line() {
             ],
             1,
         ),
+        // A program that runs but is not OpenSSL (`false` exits 1 and prints nothing).
+        (
+            vec![
+                "speed",
+                "--bits",
+                "1024",
+                "--seconds",
+                "0.05",
+                "--openssl",
+                "false",
+            ],
+            1,
+        ),
     ] {
         let out = redc(&args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
+        // Every error, a missing `openssl` included, comes before any key is generated.
+        assert!(!err.contains("generating"), "{args:?}: {err}");
         assert_eq!(
             err.lines()
                 .filter(|l| l.starts_with("redc: ") && !l.starts_with("redc: speed"))
