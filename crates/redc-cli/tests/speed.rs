@@ -93,6 +93,12 @@ fn races_openssl_and_reports_the_ratio() {
     assert!(row["verify_ratio"].as_f64().unwrap() > 0.0);
 }
 
+/// A short 1024-bit run compared with the program at `openssl`.
+fn with_openssl(openssl: &str) -> Vec<&str> {
+    let args = ["speed", "--bits", "1024", "--seconds", "0.05", "--openssl"];
+    args.into_iter().chain([openssl]).collect()
+}
+
 #[test]
 fn errors_are_one_line() {
     for (args, code) in [
@@ -100,31 +106,9 @@ fn errors_are_one_line() {
         (vec!["speed", "--bits", "2048", "--primes", "4"], 2),
         (vec!["speed", "--seconds", "0"], 2),
         (vec!["speed", "--bits", "abc"], 2),
-        (
-            vec![
-                "speed",
-                "--bits",
-                "1024",
-                "--seconds",
-                "0.05",
-                "--openssl",
-                "/nonexistent/openssl",
-            ],
-            1,
-        ),
+        (with_openssl("/nonexistent/openssl"), 1),
         // A program that runs but is not OpenSSL (`false` exits 1 and prints nothing).
-        (
-            vec![
-                "speed",
-                "--bits",
-                "1024",
-                "--seconds",
-                "0.05",
-                "--openssl",
-                "false",
-            ],
-            1,
-        ),
+        (with_openssl("false"), 1),
     ] {
         let out = redc(&args);
         let err = String::from_utf8_lossy(&out.stderr);
