@@ -299,6 +299,39 @@ macro_rules! tri_blocks {
     };
 }
 
+/// Row 0 of the `rc_h`-limb triangle of `a[0..h)`: `T[1..=h] = a_0·a[1..h)` (writes).
+macro_rules! tri_first_row {
+    () => {
+        concat!(
+            "mov ({a}), %rdx\n",
+            "xor {z:e}, {z:e}\n",
+            "xor {h1:e}, {h1:e}\n",
+            ".set rc_sb, 8\n",
+            ".set rc_db, 8\n",
+            ".set rc_len, rc_h - 1\n",
+            row_mul1!("{a}"),
+        )
+    };
+}
+
+/// Row `i = rc_i` of the `rc_h`-limb triangle of `a[ao..ao+h)` placed at column `co`
+/// (`tr_ao`, `tr_co`): `T[co+2i+1..co+i+h) += a_{ao+i}·a[ao+i+1..ao+h)`, the carry word
+/// written to `T[co+i+h]` (which must hold nothing yet).
+macro_rules! tri_row_at {
+    () => {
+        concat!(
+            "mov 8*(tr_ao+rc_i)({a}), %rdx\n",
+            "xor {z:e}, {z:e}\n",
+            ".set rc_sb, 8*(tr_ao+rc_i+1)\n",
+            ".set rc_db, 8*(tr_co+2*rc_i+1)\n",
+            ".set rc_len, rc_h - 1 - rc_i\n",
+            "mov rc_db({t}), {h1}\n",
+            row_addmul!("{a}"),
+            "mov {h0}, rc_db+8*rc_len({t})\n",
+        )
+    };
+}
+
 /// The off-diagonal triangle `T[0..2S] = Σ_{i<j} a_i·a_j·W^(i+j)` for an even `S` as two
 /// half-size triangles and the rectangle between them, with `h = S/2`, `a = a_lo + a_hi·W^h`:
 ///
@@ -323,23 +356,12 @@ macro_rules! tri_halves {
             "movq $0, 8*(rc_s-1)({t})\n",
             "movq $0, 8*(2*rc_s-1)({t})\n",
             // 1. tri(a_lo): row 0 writes T[1..=h], rows 1..h−1 add and write their carry word.
-            "mov ({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            "xor {h1:e}, {h1:e}\n",
-            ".set rc_sb, 8\n",
-            ".set rc_db, 8\n",
-            ".set rc_len, rc_h - 1\n",
-            row_mul1!("{a}"),
+            tri_first_row!(),
+            ".set tr_ao, 0\n",
+            ".set tr_co, 0\n",
             ".set rc_i, 1\n",
             ".rept rc_h - 2\n",
-            "mov 8*rc_i({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            ".set rc_sb, 8*(rc_i+1)\n",
-            ".set rc_db, 8*(2*rc_i+1)\n",
-            ".set rc_len, rc_h - 1 - rc_i\n",
-            "mov rc_db({t}), {h1}\n",
-            row_addmul!("{a}"),
-            "mov {h0}, rc_db+8*rc_len({t})\n",
+            tri_row_at!(),
             ".set rc_i, rc_i + 1\n",
             ".endr\n",
             // 2. a_lo·a_hi: `af` walks a[0..h), `t` walks T (saved in `cy`), `cnt` counts.
@@ -362,16 +384,11 @@ macro_rules! tri_halves {
             "jnz 2b\n",
             "mov {cy}, {t}\n",
             // 3. tri(a_hi) at column S: rows k = 0..h−1, all adding.
+            ".set tr_ao, rc_h\n",
+            ".set tr_co, rc_s\n",
             ".set rc_i, 0\n",
             ".rept rc_h - 1\n",
-            "mov 8*(rc_h+rc_i)({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            ".set rc_sb, 8*(rc_h+rc_i+1)\n",
-            ".set rc_db, 8*(rc_s+2*rc_i+1)\n",
-            ".set rc_len, rc_h - 1 - rc_i\n",
-            "mov rc_db({t}), {h1}\n",
-            row_addmul!("{a}"),
-            "mov {h0}, rc_db+8*rc_len({t})\n",
+            tri_row_at!(),
             ".set rc_i, rc_i + 1\n",
             ".endr\n",
         )
@@ -507,28 +524,18 @@ macro_rules! sized {
             "movq $0, ({t})\n",
             "movq $0, 8*(2*rc_s-1)({t})\n",
             ".set rc_st0, 1\n",
+            ".set rc_h, rc_s\n",
             // Triangle row 0: T[1..=S] = a_0·a[1..S].
             ".if rc_s >= 2\n",
-            "mov ({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            "xor {h1:e}, {h1:e}\n",
-            ".set rc_sb, 8\n",
-            ".set rc_db, 8\n",
-            ".set rc_len, rc_s - 1\n",
-            row_mul1!("{a}"),
+            tri_first_row!(),
             ".endif\n",
             // Triangle rows 1..S−1: T[2i+1..i+S] += a_i·a[i+1..S], carry word to T[i+S].
             ".if rc_s >= 3\n",
+            ".set tr_ao, 0\n",
+            ".set tr_co, 0\n",
             ".set rc_i, 1\n",
             ".rept rc_s - 2\n",
-            "mov 8*rc_i({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            ".set rc_sb, 8*(rc_i+1)\n",
-            ".set rc_db, 8*(2*rc_i+1)\n",
-            ".set rc_len, rc_s - 1 - rc_i\n",
-            "mov rc_db({t}), {h1}\n",
-            row_addmul!("{a}"),
-            "mov {h0}, rc_db+8*rc_len({t})\n",
+            tri_row_at!(),
             ".set rc_i, rc_i + 1\n",
             ".endr\n",
             ".endif\n",
