@@ -345,8 +345,8 @@ macro_rules! tri_row_at {
 /// unrolled code a quarter of theirs. Measured on Zen 3 against the unrolled rows (interleaved
 /// in one process, fastest of 15 chunks, 2026-11-23 01:35–02:20 UTC): at 32 limbs the whole
 /// squaring takes 5–18 % fewer cycles in seven runs (the triangle alone 15–18 % fewer); at 16
-/// and 24 limbs it is slower, and at 48 limbs (against [`tri_blocks`]) and 64 limbs it was
-/// level within the machine's noise, so only 32 uses it.
+/// and 24 limbs it is slower; at 48 limbs (against [`tri_blocks`]) it was level, and at 64
+/// limbs within 3 % (more code for no clear gain), so only 32 uses it.
 macro_rules! tri_halves {
     () => {
         concat!(
@@ -355,7 +355,7 @@ macro_rules! tri_halves {
             "movq $0, ({t})\n",
             "movq $0, 8*(rc_s-1)({t})\n",
             "movq $0, 8*(2*rc_s-1)({t})\n",
-            // 1. tri(a_lo): row 0 writes T[1..=h], rows 1..h−1 add and write their carry word.
+            // 1. tri(a_lo): row 0 writes T[1..=h], rows 1..=h−2 add and write their carry word.
             tri_first_row!(),
             ".set tr_ao, 0\n",
             ".set tr_co, 0\n",
@@ -383,7 +383,7 @@ macro_rules! tri_halves {
             "dec {cnt:e}\n",
             "jnz 2b\n",
             "mov {cy}, {t}\n",
-            // 3. tri(a_hi) at column S: rows k = 0..h−1, all adding.
+            // 3. tri(a_hi) at column S: rows k = 0..=h−2, all adding.
             ".set tr_ao, rc_h\n",
             ".set tr_co, rc_s\n",
             ".set rc_i, 0\n",
