@@ -25,9 +25,9 @@
 //!   new `cy`. Afterwards `T[S..2S] + cy·R = (a·b + M·n)/R < 2n`.
 //! - Squaring (paper 004's "sum the off-diagonal products once, double, add the diagonal"):
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i` (at 32 limbs as two half
-//!   triangles and a rectangle, [`tri_halves`]; at 48 and 64 in blocks, [`tri_blocks`]), then
-//!   one pass doubling `T` (ADCX `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`,
-//!   then the same reduction.
+//!   triangles and a rectangle, [`tri_halves`], at 64 the same with the lower half split again,
+//!   [`tri_halves_nested`]; at 48 in blocks, [`tri_blocks`]), then one pass doubling `T` (ADCX
+//!   `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`, then the same reduction.
 //!
 //! - At 8 and 16 limbs (the primes of RSA-1024 and RSA-2048) the reduction rows run instead
 //!   with an 8-word register window ([`reduce8`]): one memory operand per MULX instead of
@@ -258,7 +258,7 @@ macro_rules! tri_row {
 /// of triangle at 48 limbs); this is ≈ 3 KB for any `S`. Measured on Zen 3 against the
 /// unrolled rows, alternating in one process: 48 and 64 limbs ≈ 3–5 % faster squarings,
 /// 32 limbs no difference, 24 limbs ≈ 10 % slower (two blocks leave the loop little to do),
-/// so only 48 and 64 use it (32 uses [`tri_halves`]).
+/// so only 48 uses it now (32 uses [`tri_halves`], 64 [`tri_halves_nested`]).
 macro_rules! tri_blocks {
     () => {
         concat!(
@@ -346,7 +346,7 @@ macro_rules! tri_row_at {
 /// in one process, fastest of 15 chunks, 2026-11-23 01:35–02:20 UTC): at 32 limbs the whole
 /// squaring takes 5–18 % fewer cycles in seven runs (the triangle alone 15–18 % fewer); at 16
 /// and 24 limbs it is slower; at 48 limbs (against [`tri_blocks`]) it was level, and at 64
-/// limbs within 3 % (more code for no clear gain), so only 32 uses it.
+/// limbs within 3 %, so only 32 uses it (64 uses [`tri_halves_nested`]).
 macro_rules! tri_halves {
     () => {
         concat!(
@@ -364,6 +364,17 @@ macro_rules! tri_halves {
             tri_row_at!(),
             ".set rc_i, rc_i + 1\n",
             ".endr\n",
+            tri_upper!(),
+        )
+    };
+}
+
+/// Steps 2 and 3 of [`tri_halves`] for `S = rc_s`, `h = rc_h`, once `T[0..S)` holds
+/// `tri(a_lo)` and `T[S−1] = T[2S−1] = 0`: the rectangle `a_lo·a_hi` at column `h`, then
+/// `tri(a_hi)` at column `S`.
+macro_rules! tri_upper {
+    () => {
+        concat!(
             // 2. a_lo·a_hi: `af` walks a[0..h), `t` walks T (saved in `cy`), `cnt` counts.
             "mov {a}, {af}\n",
             "mov {t}, {cy}\n",
@@ -395,11 +406,31 @@ macro_rules! tri_halves {
     };
 }
 
+/// [`tri_halves`] with its lower half triangle itself built by [`tri_halves`] (`S` a multiple
+/// of 4). The upper half cannot be split the same way: its first quarter's rows would write
+/// their carry words into columns that the rectangle's carry words already hold. Measured on
+/// Zen 3 at 64 limbs against [`tri_blocks`] (interleaved in one process, fastest of 15 chunks,
+/// 2026-11-23 03:00 UTC): the whole squaring was faster in 11 of 12 pairs, by 4 % in the median.
+macro_rules! tri_halves_nested {
+    () => {
+        concat!(
+            ".set rc_s, rc_s / 2\n",
+            tri_halves!(),
+            ".set rc_s, rc_s * 2\n",
+            ".set rc_h, rc_s / 2\n",
+            ".set rc_st0, 1\n",
+            // tri_halves zeroed T[0], T[S/2−1] and T[S−1]; the top column is still open.
+            "movq $0, 8*(2*rc_s-1)({t})\n",
+            tri_upper!(),
+        )
+    };
+}
+
 /// Defines `unsafe fn $mul(t, a, b, n, n0) -> cy` and `unsafe fn $sqr(t, a, n, n0) -> cy` for
 /// `$s` limbs. `$full` chooses full unrolling of the rows (`true`) or a loop over rows
 /// (`false`, for the large sizes whose unrolled code would not fit the instruction cache).
 /// `$tri` chooses the squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves`
-/// ([`tri_halves`]) or `blocks` ([`tri_blocks`]).
+/// ([`tri_halves`]), `halves_nested` ([`tri_halves_nested`]) or `blocks` ([`tri_blocks`]).
 macro_rules! sized {
     ($mul:ident, $sqr:ident, $s:literal, $full:tt, $red:tt, $tri:tt) => {
         /// `T[S..2S] + cy·R = (a·b + M·n)/R` for this size; see the module documentation.
@@ -544,6 +575,9 @@ macro_rules! sized {
     (@tri halves) => {
         tri_halves!()
     };
+    (@tri halves_nested) => {
+        tri_halves_nested!()
+    };
     (@tri blocks) => {
         tri_blocks!()
     };
@@ -584,7 +618,7 @@ sized!(mul22, sqr22, 22, false, inline, rows);
 sized!(mul24, sqr24, 24, false, inline, rows);
 sized!(mul32, sqr32, 32, false, inline, halves);
 sized!(mul48, sqr48, 48, false, inline, blocks);
-sized!(mul64, sqr64, 64, false, inline, blocks);
+sized!(mul64, sqr64, 64, false, inline, halves_nested);
 
 /// The masked final subtraction for `S` limbs in one unrolled `asm!` block: `out = u − n` if
 /// that does not borrow, else `out = u`, where `u = T[S..2S] + cy·R` (`u < 2n`). The borrow
