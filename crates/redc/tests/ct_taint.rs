@@ -16,9 +16,8 @@
 //! Covered: PKCS#1 v1.5 and PSS signing, OAEP and PKCS#1 v1.5 decryption of valid and invalid
 //! ciphertexts (PSS signing and PKCS#1 v1.5 decryption blinded: the first makes the key's
 //! blinding pair, the second uses it), the raw private operation in CRT and non-CRT mode, for
-//! a 2-prime and a 3-prime
-//! key, on every backend the CPU (as Valgrind presents it) has, and the raw operation on every
-//! portable Montgomery algorithm × squaring variant.
+//! a 2-prime and a 3-prime key, on every backend the CPU (as Valgrind presents it) has, and the
+//! raw operation on every portable Montgomery algorithm × squaring variant.
 //!
 //! The test runs this same binary as a child under `valgrind` (environment variable
 //! `REDC_CT_TAINT_CHILD`). Valgrind is required: CI installs it (`.ci/run`).

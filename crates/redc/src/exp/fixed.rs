@@ -23,13 +23,12 @@ use crate::word::Word;
 /// scan and the MULX kernels on Zen 3 a scanned limb costs between a third (8 limbs) and a
 /// seventh (16 to 32 limbs) of a word product (`examples/pow_windows.rs`, two runs: 0.19–0.21
 /// ns against 0.70–0.72 ns at 8 limbs, 0.07–0.12 ns against 0.47–0.68 ns at 16 to 32). The
-/// model takes a quarter,
-/// so one scan costs `2^k / (8·s)` multiplications with `s = bits/64`; this gives 4 for
-/// 512-bit exponents, 5 for 1024- and 1536-bit ones, 6 for 2048-bit ones, and a seventh would
-/// give the same at 512, 1024 and 2048 bits. The curve is flat near its minimum (a window
-/// either side costs a few per cent more); the example times every window and both unit
-/// costs on the machine at hand. (BoringSSL's `BN_window_bits_for_ctime_exponent_size` makes
-/// the same trade with fixed thresholds.)
+/// model takes a quarter, so one scan costs `2^k / (8·s)` multiplications with `s = bits/64`;
+/// this gives 4 for 512-bit exponents, 5 for 1024- and 1536-bit ones, 6 for 2048-bit ones, and
+/// a seventh would give the same at 512, 1024 and 2048 bits. The curve is flat near its
+/// minimum (a window either side costs a few per cent more); the example times every window
+/// and both unit costs on the machine at hand. (BoringSSL's
+/// `BN_window_bits_for_ctime_exponent_size` makes the same trade with fixed thresholds.)
 pub fn window_for_bits(bits: usize) -> u32 {
     let s = bits.div_ceil(64).max(1) as f64;
     let cost = |k: u32| {

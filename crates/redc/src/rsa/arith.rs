@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn binary_inverse_matches_the_definition() {
         use num_bigint::{BigUint, RandBigInt};
-        use rand::SeedableRng;
+        use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let limbs = |x: &BigUint, s: usize| {
             let mut v = x.to_u64_digits();
@@ -400,12 +400,7 @@ mod tests {
             // Lopsided sizes: x and n of any bit length (n may have zero top limbs), x a power
             // of two or 2^k ± 1 (long runs of halvings or of subtractions), n = 2^k ± 1.
             for round in 0..60 {
-                let nbits = 2
-                    + (rng.gen_biguint(16) % BigUint::from(64 * s as u64 - 1))
-                        .to_u64_digits()
-                        .first()
-                        .copied()
-                        .unwrap_or(0);
+                let nbits = rng.gen_range(2..64 * s as u64 + 1);
                 let n = match round % 3 {
                     0 => (BigUint::from(1u8) << nbits) - 1u8,
                     1 => (BigUint::from(1u8) << (nbits - 1)) + 1u8,
@@ -415,13 +410,7 @@ mod tests {
                             | (BigUint::from(1u8) << (nbits - 1))
                     }
                 };
-                let k = rng
-                    .gen_biguint(16)
-                    .to_u64_digits()
-                    .first()
-                    .copied()
-                    .unwrap_or(0)
-                    % (n.bits() - 1).max(1);
+                let k = rng.gen_range(0..(n.bits() - 1).max(1));
                 let x = match round % 4 {
                     0 => BigUint::from(1u8) << k,
                     1 => (BigUint::from(1u8) << k) + 1u8,
