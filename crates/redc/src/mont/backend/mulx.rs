@@ -15,7 +15,8 @@
 //! (`mulx_sized::final_sub`), the looped ones with [`nat::final_sub`]; either way the output
 //! is bit-identical to the portable kernels'. The kernel also carries the almost Montgomery
 //! pair of `mont`'s contract (the same rows, finished by `mulx_sized::final_sub_almost` or
-//! `finish_almost`: outputs `< R`), which the exponentiations loop on.
+//! `finish_almost`: outputs `< R`), which the exponentiations loop on; at 8 and 16 limbs the
+//! kernel finishes the almost form itself, from the registers of its reduction window.
 //!
 //! The assembly is only sound on CPUs with BMI2 and ADX: the kernel function pointers are
 //! handed out only through [`kernel`], which needs a [`Token`], which only [`Token::get`] makes
@@ -105,9 +106,17 @@ fn mont_mul<const ALMOST: bool>(
     // The sized kernels finish with the unrolled assembly final subtraction.
     macro_rules! sized_mul {
         ($f:ident, $s:literal) => {{
-            let cy = sized::$f(t, a, b, np, n0);
+            let cy = sized::$f::<false>(t, a, b, np, n0, o);
             finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
+        }};
+        // The register-window sizes finish the almost form inside the kernel.
+        ($f:ident, $s:literal, window) => {{
+            if ALMOST {
+                sized::$f::<true>(t, a, b, np, n0, o);
+                return;
+            }
+            sized_mul!($f, $s)
         }};
     }
     // SAFETY: this function is only handed out by `kernel`, whose `Token` proves BMI2 and ADX;
@@ -115,10 +124,10 @@ fn mont_mul<const ALMOST: bool>(
     let cy = unsafe {
         match s {
             6 => sized_mul!(mul6, 6),
-            8 => sized_mul!(mul8, 8),
+            8 => sized_mul!(mul8, 8, window),
             11 => sized_mul!(mul11, 11),
             12 => sized_mul!(mul12, 12),
-            16 => sized_mul!(mul16, 16),
+            16 => sized_mul!(mul16, 16, window),
             22 => sized_mul!(mul22, 22),
             24 => sized_mul!(mul24, 24),
             32 => sized_mul!(mul32, 32),
@@ -148,19 +157,26 @@ fn mont_sqr<const ALMOST: bool>(
     let o = out.as_mut_ptr();
     macro_rules! sized_sqr {
         ($f:ident, $s:literal) => {{
-            let cy = sized::$f(t, a, np, n0);
+            let cy = sized::$f::<false>(t, a, np, n0, o);
             finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
+        }};
+        ($f:ident, $s:literal, window) => {{
+            if ALMOST {
+                sized::$f::<true>(t, a, np, n0, o);
+                return;
+            }
+            sized_sqr!($f, $s)
         }};
     }
     // SAFETY: as in `mont_mul`.
     let cy = unsafe {
         match s {
             6 => sized_sqr!(sqr6, 6),
-            8 => sized_sqr!(sqr8, 8),
+            8 => sized_sqr!(sqr8, 8, window),
             11 => sized_sqr!(sqr11, 11),
             12 => sized_sqr!(sqr12, 12),
-            16 => sized_sqr!(sqr16, 16),
+            16 => sized_sqr!(sqr16, 16, window),
             22 => sized_sqr!(sqr22, 22),
             24 => sized_sqr!(sqr24, 24),
             32 => sized_sqr!(sqr32, 32),
