@@ -375,8 +375,7 @@ fn powm(a: &PowmArgs) -> Result<String, CliError> {
             } else {
                 let backend = match explicit {
                     Some(b) => b,
-                    None => Backend::active()
-                        .map_err(|e| CliError::failure(format!("REDC_BACKEND: {e}")))?,
+                    None => crate::cli_error::active_backend()?,
                 };
                 backend.kernel().map_err(|_| {
                     CliError::failure(format!(

@@ -35,3 +35,26 @@ fn one_line(msg: impl Display) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The backend `REDC_BACKEND` selects, or a failure (exit status 1) that names the value and
+/// says what would work: the accepted names for an unknown one, the backends this CPU runs for
+/// an unavailable one.
+pub fn active_backend() -> Result<redc::mont::backend::Backend, CliError> {
+    use redc::mont::backend::Backend;
+    Backend::active().map_err(|e| {
+        let value = std::env::var("REDC_BACKEND").unwrap_or_default();
+        let names = |only_available: bool| {
+            Backend::ALL
+                .into_iter()
+                .filter(|b| !only_available || b.is_available())
+                .map(Backend::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let hint = match e {
+            redc::Error::UnknownName => format!("expected auto, {}", names(false)),
+            _ => format!("this CPU runs {}", names(true)),
+        };
+        CliError::failure(format!("REDC_BACKEND={value}: {e} ({hint})"))
+    })
+}

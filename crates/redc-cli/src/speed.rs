@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use rand_core::{OsRng, RngCore};
-use redc::mont::backend::Backend;
 use redc::mont::{Algorithm, Modulus};
 use redc::rsa::max_primes;
 use redc::word::Word;
@@ -107,7 +106,7 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             )));
         }
     }
-    let backend = Backend::active().map_err(|e| CliError::failure(format!("REDC_BACKEND: {e}")))?;
+    let backend = crate::cli_error::active_backend()?;
     let openssl = match (&args.openssl, args.vs_openssl) {
         (Some(p), _) => Some(p.clone()),
         (None, true) => Some(PathBuf::from("openssl")),

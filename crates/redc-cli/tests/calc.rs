@@ -702,7 +702,8 @@ fn calc_backend_from_environment() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("redc: ") && err.contains("REDC_BACKEND"),
+        err.starts_with("redc: REDC_BACKEND=nonsense: ")
+            && err.contains("expected auto, portable, mulx, ifma"),
         "{err}"
     );
     // REDC_BACKEND=portable is always fine; 2^3 mod 11 = 8.

@@ -143,3 +143,26 @@ fn mont_table_lists_every_algorithm() {
         );
     }
 }
+
+#[test]
+fn unknown_or_unavailable_backend_is_one_line_naming_it() {
+    // `ifma` is never available in this build; an unknown name lists the accepted ones.
+    for (value, hint) in [
+        ("nonsense", "expected auto, portable, mulx, ifma"),
+        ("ifma", "this CPU runs portable"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_redc"))
+            .args(["speed", "--bits", "1024", "--seconds", "0.06"])
+            .env("REDC_BACKEND", value)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("redc: REDC_BACKEND={value}: ")) && err.contains(hint),
+            "{err}"
+        );
+    }
+}
