@@ -34,7 +34,11 @@
 //!   not hide. Against the memory rows, interleaved in one process (2026-11-23, medians of 30
 //!   chunks, three or four runs): the almost squaring took 59 against 66–73 ns at 8 limbs
 //!   and 198–202 against 207–210 ns at 16 limbs (fastest chunks), and a fixed-window
-//!   exponentiation 4–6 % (8 limbs) and 5–7 % (16 limbs) less time.
+//!   exponentiation 4–6 % (8 limbs) and 5–7 % (16 limbs) less time. At 24 limbs (RSA-3072's
+//!   primes) the same idea runs in 8-limb blocks, one window per block row
+//!   ([`tri_regs_blocks`]): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
+//!   (five runs). At 32 limbs it was level or slower than [`tri_halves`] (four runs each of
+//!   the blocks and of a hybrid with register half triangles), so 32 keeps that.
 //!
 //! - At 8 and 16 limbs (the primes of RSA-1024 and RSA-2048) the reduction rows run instead
 //!   with an 8-word register window ([`reduce8`]): one memory operand per MULX instead of
@@ -401,7 +405,8 @@ macro_rules! tri_regs_row0 {
 /// `w_{c mod 8}`): row `i` adds `a_(ao+i)·a[ao+i+1..ao+8)` into columns `2i+1..=i+7`, which
 /// hold their partial sums, and creates column `i+8` (its register held column `i`, stored
 /// rows ago); then columns `2i+1` and `2i+2` are final and stored to `T[co+2i+1]`,
-/// `T[co+2i+2]`. One CF chain over the low halves, one OF chain over the high halves; the
+/// `T[co+2i+2]` if they are at most `tr_maxst` (the larger triangles keep columns 8..=15 in
+/// the window for what follows). One CF chain over the low halves, one OF chain over the high halves; the
 /// new column `hi + OF + CF` cannot overflow (the bound of [`row_addmul`]). No row reads `T`,
 /// so none waits for the previous row's stores to reach its loads.
 macro_rules! tri_regs_rows {
@@ -422,8 +427,12 @@ macro_rules! tri_regs_rows {
             wcol!("tr_i+7", "adcx {lo}, ", ""),
             wcol!("tr_i+8", "adox {z}, ", ""),
             wcol!("tr_i+8", "adcx {z}, ", ""),
+            ".if 2*tr_i+1 <= tr_maxst\n",
             wcol!("2*tr_i+1", "mov ", ", 8*(tr_co+2*tr_i+1)({t})"),
+            ".endif\n",
+            ".if 2*tr_i+2 <= tr_maxst\n",
             wcol!("2*tr_i+2", "mov ", ", 8*(tr_co+2*tr_i+2)({t})"),
+            ".endif\n",
             ".set tr_i, tr_i + 1\n",
             ".endr\n",
         )
@@ -441,7 +450,150 @@ macro_rules! tri_regs8 {
             ".set tr_ao, 0\n",
             ".set tr_co, 0\n",
             ".set tr_from, 1\n",
+            ".set tr_maxst, 14\n",
             tri_regs_rows!(),
+        )
+    };
+}
+
+/// The rectangle `a[ao..ao+8)·a[bo..bo+8)` at column `co` (`rr_ao`, `rr_bo`, `rr_co`, all
+/// multiples of 8) through the register window ([`wcol`]), which holds columns `co..co+8` on
+/// entry: row `i` adds `a_(ao+i)·a[bo..bo+8)` into columns `co+i..co+i+8`; column `co+i` is
+/// then final and stored, and its register takes the new column `co+i+8` from the row's last
+/// high half (the shape of [`wrow`]). Leaves columns `co+8..co+16` in the window.
+macro_rules! rect_regs_rows {
+    () => {
+        concat!(
+            ".set tr_i, 0\n",
+            ".rept 8\n",
+            "mov 8*(rr_ao+tr_i)({a}), %rdx\n",
+            "xor {z:e}, {z:e}\n",
+            "mulx 8*rr_bo({a}), {lo}, {h0}\n",
+            wcol!("rr_co+tr_i", "adcx {lo}, ", ""),
+            wcol!("rr_co+1+tr_i", "adox {h0}, ", ""),
+            wcol!("rr_co+tr_i", "mov ", ", 8*(rr_co+tr_i)({t})"),
+            ".set tr_j, 1\n",
+            ".rept 6\n",
+            "mulx 8*(rr_bo+tr_j)({a}), {lo}, {h0}\n",
+            wcol!("rr_co+tr_i+tr_j", "adcx {lo}, ", ""),
+            wcol!("rr_co+1+tr_i+tr_j", "adox {h0}, ", ""),
+            ".set tr_j, tr_j + 1\n",
+            ".endr\n",
+            wcol!("rr_co+8+tr_i", "mulx 8*(rr_bo+7)({a}), {lo}, ", ""),
+            wcol!("rr_co+7+tr_i", "adcx {lo}, ", ""),
+            wcol!("rr_co+8+tr_i", "adox {z}, ", ""),
+            wcol!("rr_co+8+tr_i", "adcx {z}, ", ""),
+            ".set tr_i, tr_i + 1\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// Adds `T[bk..bk+8)` (`bk_col`, a multiple of 8) and the pending carry word `c` (at column
+/// `bk`; kept in `T[2S+2]`, as no register is left) to the window, which holds columns
+/// `bk..bk+8`; the carry out of column `bk+7` (CF + OF) becomes `c`, for column `bk+8` (the
+/// shape of [`wbatch`]).
+macro_rules! wadd_t {
+    () => {
+        concat!(
+            "xor {z:e}, {z:e}\n",
+            wcol!("0", "adcx 8*bk_col({t}), ", ""),
+            wcol!("0", "adox 8*(2*rc_s+2)({t}), ", ""),
+            ".set bk_k, 1\n",
+            ".rept 7\n",
+            wcol!("bk_k", "adcx 8*(bk_col+bk_k)({t}), ", ""),
+            wcol!("bk_k", "adox {z}, ", ""),
+            ".set bk_k, bk_k + 1\n",
+            ".endr\n",
+            "mov $0, {lo:e}\n",
+            "adcx {z}, {lo}\n",
+            "adox {z}, {lo}\n",
+            "mov {lo}, 8*(2*rc_s+2)({t})\n",
+        )
+    };
+}
+
+/// Stores the window (columns `bk_col..bk_col+8`).
+macro_rules! wstore {
+    () => {
+        concat!(
+            ".set bk_k, 0\n",
+            ".rept 8\n",
+            wcol!("bk_k", "mov ", ", 8*(bk_col+bk_k)({t})"),
+            ".set bk_k, bk_k + 1\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// The off-diagonal triangle of `S = 8B` limbs (`B ≥ 3`) in 8-limb blocks, through one
+/// register window per block row ([`wcol`]). Block row 0 (limbs `a[0..8)`) only writes `T`:
+/// the block's own triangle (row 0 of [`tri_regs_row0`], then [`tri_regs_rows`], leaving
+/// columns 8..=14 in the window with column 15 = 0), then the rectangles with every later
+/// block ([`rect_regs_rows`], each leaving the next eight columns in the window), then the
+/// last window, columns `S..S+8`, stored. `T[S+8..2S)` is zeroed first. Each later block row
+/// `I` is the same with `T` added in: the window starts as `T[16I..16I+8)`, the triangle's
+/// rows add into it, and before each rectangle and the final store the eight columns the
+/// window has just reached get what earlier block rows left there ([`wadd_t`], with the
+/// carry word pending between batches). After the last batch of block row `I` the pending
+/// carry is 0: the products summed so far, `a_i·a_j·W^(i+j)` with `i < 8I+8`, add up to less
+/// than `W^(8I+8)·W^S`, which the columns up to `8(I+B)+7` already hold.
+///
+/// Every row keeps the rows form's two carry chains; no row waits for the previous row's
+/// stores. `n` and `n0` lend their registers to the window, so they wait in `T[2S]`,
+/// `T[2S+1]` meanwhile.
+macro_rules! tri_regs_blocks {
+    () => {
+        concat!(
+            "mov {n}, 8*(2*rc_s)({t})\n",
+            "mov {n0}, 8*(2*rc_s+1)({t})\n",
+            "movq $0, ({t})\n",
+            ".set bk_k, rc_s + 8\n",
+            ".rept rc_s - 8\n",
+            "movq $0, 8*bk_k({t})\n",
+            ".set bk_k, bk_k + 1\n",
+            ".endr\n",
+            ".set tr_maxst, 7\n",
+            ".set bk_i, 0\n",
+            ".rept rc_s / 8\n",
+            ".set tr_ao, 8*bk_i\n",
+            ".set tr_co, 16*bk_i\n",
+            ".if bk_i == 0\n",
+            tri_regs_row0!(),
+            ".set tr_from, 1\n",
+            ".else\n",
+            ".set bk_col, 16*bk_i\n",
+            ".set bk_k, 0\n",
+            ".rept 8\n",
+            wcol!("bk_k", "mov 8*(bk_col+bk_k)({t}), ", ""),
+            ".set bk_k, bk_k + 1\n",
+            ".endr\n",
+            ".set tr_from, 0\n",
+            "movq $0, 8*(2*rc_s+2)({t})\n",
+            ".endif\n",
+            tri_regs_rows!(),
+            wcol!("15", "mov $0, ", ""),
+            ".set bk_j, bk_i + 1\n",
+            ".rept rc_s / 8 - 1 - bk_i\n",
+            ".set bk_col, 8*(bk_i+bk_j)\n",
+            ".if bk_i > 0\n",
+            wadd_t!(),
+            ".endif\n",
+            ".set rr_ao, 8*bk_i\n",
+            ".set rr_bo, 8*bk_j\n",
+            ".set rr_co, 8*(bk_i+bk_j)\n",
+            rect_regs_rows!(),
+            ".set bk_j, bk_j + 1\n",
+            ".endr\n",
+            ".set bk_col, 8*(bk_i + rc_s/8)\n",
+            ".if bk_i > 0\n",
+            wadd_t!(),
+            ".endif\n",
+            wstore!(),
+            ".set bk_i, bk_i + 1\n",
+            ".endr\n",
+            "mov 8*(2*rc_s)({t}), {n}\n",
+            "mov 8*(2*rc_s+1)({t}), {n0}\n",
         )
     };
 }
@@ -469,30 +621,15 @@ macro_rules! tri_regs16 {
             ".set tr_ao, 0\n",
             ".set tr_co, 0\n",
             ".set tr_from, 1\n",
+            ".set tr_maxst, 7\n",
             tri_regs_rows!(),
             wcol!("15", "mov $0, ", ""),
-            ".set tr_i, 0\n",
-            ".rept 8\n",
-            "mov 8*tr_i({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            "mulx 64({a}), {lo}, {h0}\n",
-            wcol!("8+tr_i", "adcx {lo}, ", ""),
-            wcol!("9+tr_i", "adox {h0}, ", ""),
-            wcol!("8+tr_i", "mov ", ", 8*(8+tr_i)({t})"),
-            ".set tr_j, 1\n",
-            ".rept 6\n",
-            "mulx 8*(8+tr_j)({a}), {lo}, {h0}\n",
-            wcol!("8+tr_i+tr_j", "adcx {lo}, ", ""),
-            wcol!("9+tr_i+tr_j", "adox {h0}, ", ""),
-            ".set tr_j, tr_j + 1\n",
-            ".endr\n",
-            wcol!("16+tr_i", "mulx 120({a}), {lo}, ", ""),
-            wcol!("15+tr_i", "adcx {lo}, ", ""),
-            wcol!("16+tr_i", "adox {z}, ", ""),
-            wcol!("16+tr_i", "adcx {z}, ", ""),
-            ".set tr_i, tr_i + 1\n",
-            ".endr\n",
+            ".set rr_ao, 0\n",
+            ".set rr_bo, 8\n",
+            ".set rr_co, 8\n",
+            rect_regs_rows!(),
             wcol!("16", "mov ", ", 8*16({t})"),
+            ".set tr_maxst, 14\n",
             ".set tr_ao, 8\n",
             ".set tr_co, 16\n",
             ".set tr_from, 0\n",
@@ -769,6 +906,9 @@ macro_rules! sized {
     (@tri regs16) => {
         tri_regs16!()
     };
+    (@tri regs_blocks) => {
+        tri_regs_blocks!()
+    };
     (@tri halves_nested) => {
         tri_halves_nested!()
     };
@@ -809,7 +949,7 @@ sized!(mul11, sqr11, 11, true, inline, rows);
 sized!(mul12, sqr12, 12, true, inline, rows);
 sized!(mul16, sqr16, 16, true, window, regs16);
 sized!(mul22, sqr22, 22, false, inline, rows);
-sized!(mul24, sqr24, 24, false, inline, rows);
+sized!(mul24, sqr24, 24, false, inline, regs_blocks);
 sized!(mul32, sqr32, 32, false, inline, halves);
 sized!(mul48, sqr48, 48, false, inline, blocks);
 sized!(mul64, sqr64, 64, false, inline, halves_nested);
