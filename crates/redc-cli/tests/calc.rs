@@ -697,10 +697,7 @@ fn calc_backend_from_environment() {
         .env("REDC_BACKEND", "nonsense")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = common::one_line_failure(&out);
     assert!(
         err.starts_with("redc: REDC_BACKEND=nonsense: ")
             && err.contains("expected auto, portable, mulx, ifma"),

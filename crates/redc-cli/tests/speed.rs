@@ -156,10 +156,7 @@ fn unknown_or_unavailable_backend_is_one_line_naming_it() {
             .env("REDC_BACKEND", value)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(1));
-        assert!(out.stdout.is_empty());
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{err}");
+        let err = common::one_line_failure(&out);
         assert!(
             err.starts_with(&format!("redc: REDC_BACKEND={value}: ")) && err.contains(hint),
             "{err}"

@@ -16,3 +16,13 @@ pub const ALGOS: [&str; 7] = [
 
 /// Every dedicated Montgomery squaring, by its CLI name.
 pub const VARIANTS: [&str; 6] = ["generic", "koc", "improved", "merged", "coupled", "modern"];
+
+/// Checks that a run failed the CLI's way for a failure that is not a usage error: exit status
+/// 1, nothing on stdout, one line on stderr; returns that line.
+pub fn one_line_failure(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
