@@ -400,6 +400,34 @@ macro_rules! tri_regs_row0 {
     };
 }
 
+/// One row through the register window ([`wcol`]): `rdx` times the `rw_len` words
+/// `a[rw_src..)` added into columns `rw_c0..rw_c0+rw_len` (which hold partial sums), the low
+/// halves on the CF chain and the high halves on the OF chain; the last high half and both
+/// carries make the new column `rw_c0+rw_len`, which cannot overflow (the bound of
+/// [`row_addmul`]). If `rw_st`, column `rw_c0`, final once the first product is in, is stored
+/// right then (its register is the new column's).
+macro_rules! regs_row {
+    () => {
+        concat!(
+            "xor {z:e}, {z:e}\n",
+            ".set tr_j, 0\n",
+            ".rept rw_len - 1\n",
+            "mulx 8*(rw_src+tr_j)({a}), {lo}, {h0}\n",
+            wcol!("rw_c0+tr_j", "adcx {lo}, ", ""),
+            wcol!("rw_c0+1+tr_j", "adox {h0}, ", ""),
+            ".if rw_st && tr_j == 0\n",
+            wcol!("rw_c0", "mov ", ", 8*rw_c0({t})"),
+            ".endif\n",
+            ".set tr_j, tr_j + 1\n",
+            ".endr\n",
+            wcol!("rw_c0+rw_len", "mulx 8*(rw_src+rw_len-1)({a}), {lo}, ", ""),
+            wcol!("rw_c0+rw_len-1", "adcx {lo}, ", ""),
+            wcol!("rw_c0+rw_len", "adox {z}, ", ""),
+            wcol!("rw_c0+rw_len", "adcx {z}, ", ""),
+        )
+    };
+}
+
 /// Rows `tr_from..=6` of the triangle of `a[ao..ao+8)` at column `co` (`tr_ao`, `tr_co`, `co` a
 /// multiple of 8), its live columns in registers ([`wcol`], relative column `c` in
 /// `w_{c mod 8}`): row `i` adds `a_(ao+i)·a[ao+i+1..ao+8)` into columns `2i+1..=i+7`, which
@@ -415,18 +443,11 @@ macro_rules! tri_regs_rows {
             ".set tr_i, tr_from\n",
             ".rept 7 - tr_from\n",
             "mov 8*(tr_ao+tr_i)({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            ".set tr_j, 0\n",
-            ".rept 6 - tr_i\n",
-            "mulx 8*(tr_ao+tr_i+1+tr_j)({a}), {lo}, {h0}\n",
-            wcol!("2*tr_i+1+tr_j", "adcx {lo}, ", ""),
-            wcol!("2*tr_i+2+tr_j", "adox {h0}, ", ""),
-            ".set tr_j, tr_j + 1\n",
-            ".endr\n",
-            wcol!("tr_i+8", "mulx 8*(tr_ao+7)({a}), {lo}, ", ""),
-            wcol!("tr_i+7", "adcx {lo}, ", ""),
-            wcol!("tr_i+8", "adox {z}, ", ""),
-            wcol!("tr_i+8", "adcx {z}, ", ""),
+            ".set rw_src, tr_ao+tr_i+1\n",
+            ".set rw_c0, 2*tr_i+1\n",
+            ".set rw_len, 7-tr_i\n",
+            ".set rw_st, 0\n",
+            regs_row!(),
             ".if 2*tr_i+1 <= tr_maxst\n",
             wcol!("2*tr_i+1", "mov ", ", 8*(tr_co+2*tr_i+1)({t})"),
             ".endif\n",
@@ -467,22 +488,11 @@ macro_rules! rect_regs_rows {
             ".set tr_i, 0\n",
             ".rept 8\n",
             "mov 8*(rr_ao+tr_i)({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            "mulx 8*rr_bo({a}), {lo}, {h0}\n",
-            wcol!("rr_co+tr_i", "adcx {lo}, ", ""),
-            wcol!("rr_co+1+tr_i", "adox {h0}, ", ""),
-            wcol!("rr_co+tr_i", "mov ", ", 8*(rr_co+tr_i)({t})"),
-            ".set tr_j, 1\n",
-            ".rept 6\n",
-            "mulx 8*(rr_bo+tr_j)({a}), {lo}, {h0}\n",
-            wcol!("rr_co+tr_i+tr_j", "adcx {lo}, ", ""),
-            wcol!("rr_co+1+tr_i+tr_j", "adox {h0}, ", ""),
-            ".set tr_j, tr_j + 1\n",
-            ".endr\n",
-            wcol!("rr_co+8+tr_i", "mulx 8*(rr_bo+7)({a}), {lo}, ", ""),
-            wcol!("rr_co+7+tr_i", "adcx {lo}, ", ""),
-            wcol!("rr_co+8+tr_i", "adox {z}, ", ""),
-            wcol!("rr_co+8+tr_i", "adcx {z}, ", ""),
+            ".set rw_src, rr_bo\n",
+            ".set rw_c0, rr_co+tr_i\n",
+            ".set rw_len, 8\n",
+            ".set rw_st, 1\n",
+            regs_row!(),
             ".set tr_i, tr_i + 1\n",
             ".endr\n",
         )
