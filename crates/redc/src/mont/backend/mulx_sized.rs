@@ -434,9 +434,8 @@ macro_rules! regs_row {
 /// hold their partial sums, and creates column `i+8` (its register held column `i`, stored
 /// rows ago); then columns `2i+1` and `2i+2` are final and stored to `T[co+2i+1]`,
 /// `T[co+2i+2]` if they are at most `tr_maxst` (the larger triangles keep columns 8..=15 in
-/// the window for what follows). One CF chain over the low halves, one OF chain over the high halves; the
-/// new column `hi + OF + CF` cannot overflow (the bound of [`row_addmul`]). No row reads `T`,
-/// so none waits for the previous row's stores to reach its loads.
+/// the window for what follows). Each row is a [`regs_row`]. No row reads `T`, so none waits
+/// for the previous row's stores to reach its loads.
 macro_rules! tri_regs_rows {
     () => {
         concat!(
@@ -479,9 +478,10 @@ macro_rules! tri_regs8 {
 
 /// The rectangle `a[ao..ao+8)·a[bo..bo+8)` at column `co` (`rr_ao`, `rr_bo`, `rr_co`, all
 /// multiples of 8) through the register window ([`wcol`]), which holds columns `co..co+8` on
-/// entry: row `i` adds `a_(ao+i)·a[bo..bo+8)` into columns `co+i..co+i+8`; column `co+i` is
-/// then final and stored, and its register takes the new column `co+i+8` from the row's last
-/// high half (the shape of [`wrow`]). Leaves columns `co+8..co+16` in the window.
+/// entry: row `i` ([`regs_row`]) adds `a_(ao+i)·a[bo..bo+8)` into columns `co+i..co+i+8`;
+/// column `co+i` is then final and stored, and its register takes the new column `co+i+8`
+/// from the row's last high half (the shape of [`wrow`]). Leaves columns `co+8..co+16` in the
+/// window.
 macro_rules! rect_regs_rows {
     () => {
         concat!(
