@@ -120,7 +120,8 @@ fn mont_mul<const ALMOST: bool>(
         }};
     }
     // SAFETY: this function is only handed out by `kernel`, whose `Token` proves BMI2 and ADX;
-    // `check` proved out, a, b, n have s limbs and scratch at least 2s + 4 ≥ 2s + 1.
+    // `check` proved out, a, b, n have s limbs and scratch at least 2s + 4 limbs (the sized
+    // kernels use T[2s..2s+4) for spilled values; the looped ones need 2s + 1).
     let cy = unsafe {
         match s {
             6 => sized_mul!(mul6, 6),
