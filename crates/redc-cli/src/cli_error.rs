@@ -43,17 +43,14 @@ pub fn active_backend() -> Result<redc::mont::backend::Backend, CliError> {
     use redc::mont::backend::Backend;
     Backend::active().map_err(|e| {
         let value = std::env::var("REDC_BACKEND").unwrap_or_default();
-        let names = |only_available: bool| {
-            Backend::ALL
-                .into_iter()
-                .filter(|b| !only_available || b.is_available())
-                .map(Backend::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        fn names(backends: impl Iterator<Item = Backend>) -> String {
+            backends.map(Backend::name).collect::<Vec<_>>().join(", ")
+        }
         let hint = match e {
-            redc::Error::UnknownName => format!("expected auto, {}", names(false)),
-            _ => format!("this CPU runs {}", names(true)),
+            redc::Error::UnknownName => {
+                format!("expected auto, {}", names(Backend::ALL.into_iter()))
+            }
+            _ => format!("this CPU runs {}", names(Backend::available())),
         };
         CliError::failure(format!("REDC_BACKEND={value}: {e} ({hint})"))
     })
