@@ -742,11 +742,15 @@ macro_rules! tri_halves_nested {
     };
 }
 
-/// Defines `unsafe fn $mul(t, a, b, n, n0) -> cy` and `unsafe fn $sqr(t, a, n, n0) -> cy` for
-/// `$s` limbs. `$full` chooses full unrolling of the rows (`true`) or a loop over rows
-/// (`false`, for the large sizes whose unrolled code would not fit the instruction cache).
-/// `$tri` chooses the squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves`
-/// ([`tri_halves`]), `halves_nested` ([`tri_halves_nested`]) or `blocks` ([`tri_blocks`]).
+/// Defines `unsafe fn $mul::<FUSED>(t, a, b, n, n0, out) -> cy` and
+/// `unsafe fn $sqr::<FUSED>(t, a, n, n0, out) -> cy` for `$s` limbs. `$full` chooses full
+/// unrolling of the rows (`true`) or a loop over rows (`false`, for the large sizes whose
+/// unrolled code would not fit the instruction cache). `$red` chooses the reduction: `inline`
+/// rows or the register `window` ([`reduce8`], which alone allows `FUSED`). `$tri` chooses the
+/// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` ([`tri_halves`]),
+/// `halves_nested` ([`tri_halves_nested`]), `blocks` ([`tri_blocks`]), or the register forms
+/// `regs8` ([`tri_regs8`]), `regs16` ([`tri_regs16`]) and `regs_blocks`
+/// ([`tri_regs_blocks`]).
 macro_rules! sized {
     ($mul:ident, $sqr:ident, $s:literal, $full:tt, $red:tt, $tri:tt) => {
         /// `T[S..2S] + cy·R = (a·b + M·n)/R` for this size; see the module documentation.
