@@ -26,7 +26,7 @@
 //! - Squaring (paper 004's "sum the off-diagonal products once, double, add the diagonal"):
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i` (at 32 limbs as two half
 //!   triangles and a rectangle, [`tri_halves`], at 64 the same with the lower half split again,
-//!   [`tri_halves_nested`]; at 48 in blocks, [`tri_blocks`]), then one pass doubling `T` (ADCX
+//!   [`tri_halves_nested`]), then one pass doubling `T` (ADCX
 //!   `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`, then the same reduction.
 //! - At 8 and 16 limbs the triangle keeps its live columns in registers instead ([`tri_regs8`],
 //!   [`tri_regs16`]): the rows there are short, and a row of the memory form cannot finish
@@ -38,7 +38,14 @@
 //!   primes) the same idea runs in 8-limb blocks, one window per block row
 //!   ([`tri_regs_blocks`]): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
 //!   (five runs). At 32 limbs it was level or slower than [`tri_halves`] (four runs each of
-//!   the blocks and of a hybrid with register half triangles), so 32 keeps that.
+//!   the blocks and of a hybrid with register half triangles), so 32 keeps that. At 48 limbs
+//!   (RSA-3072's modulus, so every 3072-bit verification) the blocks replaced a looped form
+//!   of OpenSSL's `sqr8x` blocking (memory rows, in-block columns unrolled, 8.8 KB against
+//!   34.5 KB of code): the almost squaring took 1696–1722 against 1817–1832 ns (fastest of 60
+//!   interleaved chunks, three runs, 2026-11-23 06:40 UTC; [`tri_halves`] 1740 ns), and a
+//!   3072-bit verification 6–8 % less time (medians of 40 interleaved chunks, three runs), or
+//!   3–5 % with a 2048-bit signature run between any two verifications to evict the code
+//!   (two runs).
 //!
 //! - At 8 and 16 limbs (the primes of RSA-1024 and RSA-2048) the reduction rows run instead
 //!   with an 8-word register window ([`reduce8`]): one memory operand per MULX instead of
@@ -162,156 +169,6 @@ macro_rules! reduction {
             "imul {n0}, {nm}\n",
             "lea 8({t}), {t}\n",
             $tail,
-        )
-    };
-}
-
-/// One column of a blocked triangle row: `T[dst] += lo(rdx·src)` on the CF chain (the pending
-/// word in `$hp`), the high half into `$hc` plus `T[dst+1]` on the OF chain.
-macro_rules! tri_col {
-    ($src:literal, $dst:literal, $dst1:literal, $hc:literal, $hp:literal) => {
-        concat!(
-            "mulx ",
-            $src,
-            ", {lo}, ",
-            $hc,
-            "\n",
-            "adcx {lo}, ",
-            $hp,
-            "\n",
-            "mov ",
-            $hp,
-            ", ",
-            $dst,
-            "\n",
-            "adox ",
-            $dst1,
-            ", ",
-            $hc,
-            "\n",
-        )
-    };
-}
-
-/// Row `i = 8·I + tb_r` of the blocked triangle: `T[2i+1..i+S] += a_i·a[i+1..S]`, carry word
-/// to `T[i+S]`. The columns inside the row's own 8-limb block (`7 − tb_r` of them) are
-/// unrolled; the rest run as a loop over 8-column chunks (`tb_chunks` = 1: `rcx` from `{nm}`,
-/// counting up by 64 to 0). `{a}` = `a + 64·I`, `{t}` = `T + 64·I`, `{cy}` = `T + 128·I`,
-/// `{af}` = `a`.
-macro_rules! tri_row {
-    () => {
-        concat!(
-            ".if (7 - tb_r) + 8 * tb_chunks > 0\n",
-            "mov 8*tb_r({a}), %rdx\n",
-            "xor {z:e}, {z:e}\n",
-            "mov 8*(2*tb_r+1)({cy}), {h1}\n",
-            ".set tb_c, 0\n",
-            ".rept 7 - tb_r\n",
-            ".if (tb_c & 1) == 0\n",
-            tri_col!(
-                "8*(tb_r+1+tb_c)({a})",
-                "8*(2*tb_r+1+tb_c)({cy})",
-                "8*(2*tb_r+2+tb_c)({cy})",
-                "{h0}",
-                "{h1}"
-            ),
-            ".else\n",
-            tri_col!(
-                "8*(tb_r+1+tb_c)({a})",
-                "8*(2*tb_r+1+tb_c)({cy})",
-                "8*(2*tb_r+2+tb_c)({cy})",
-                "{h1}",
-                "{h0}"
-            ),
-            ".endif\n",
-            ".set tb_c, tb_c + 1\n",
-            ".endr\n",
-            ".if tb_chunks\n",
-            "mov {nm}, %rcx\n",
-            "2:\n",
-            ".set tb_k, 0\n",
-            ".rept 8\n",
-            ".if ((tb_k + 7 - tb_r) & 1) == 0\n",
-            tri_col!(
-                "8*(rc_s+tb_k)({af},%rcx)",
-                "8*(rc_s+tb_k+tb_r)({t},%rcx)",
-                "8*(rc_s+tb_k+tb_r+1)({t},%rcx)",
-                "{h0}",
-                "{h1}"
-            ),
-            ".else\n",
-            tri_col!(
-                "8*(rc_s+tb_k)({af},%rcx)",
-                "8*(rc_s+tb_k+tb_r)({t},%rcx)",
-                "8*(rc_s+tb_k+tb_r+1)({t},%rcx)",
-                "{h1}",
-                "{h0}"
-            ),
-            ".endif\n",
-            ".set tb_k, tb_k + 1\n",
-            ".endr\n",
-            "lea 64(%rcx), %rcx\n",
-            "jrcxz 3f\n",
-            "jmp 2b\n",
-            "3:\n",
-            ".endif\n",
-            // The last column (index 6 − tb_r mod 2) left its high word in h0 (even) or h1.
-            ".if ((6 - tb_r) & 1) == 0\n",
-            "adcx {z}, {h0}\n",
-            "mov {h0}, 8*(rc_s+tb_r)({t})\n",
-            ".else\n",
-            "adcx {z}, {h1}\n",
-            "mov {h1}, 8*(rc_s+tb_r)({t})\n",
-            ".endif\n",
-            ".endif\n",
-        )
-    };
-}
-
-/// The off-diagonal triangle `T[0..2S] = Σ_{i<j} a_i·a_j·W^(i+j)` for `S` a multiple of 8,
-/// `S ≥ 16`, as loops: `T` is zeroed, then per block of 8 rows the in-block columns are
-/// unrolled and the columns of later blocks run as a loop over 8-column chunks (the blocking
-/// of OpenSSL's `sqr8x`, in our row order). The unrolled rows' code grows with `S²` (≈ 26 KB
-/// of triangle at 48 limbs); this is ≈ 3 KB for any `S`. Measured on Zen 3 against the
-/// unrolled rows, alternating in one process: 48 and 64 limbs ≈ 3–5 % faster squarings,
-/// 32 limbs no difference, 24 limbs ≈ 10 % slower (two blocks leave the loop little to do),
-/// so only 48 uses it now (32 uses [`tri_halves`], 64 [`tri_halves_nested`]).
-macro_rules! tri_blocks {
-    () => {
-        concat!(
-            "pxor %xmm0, %xmm0\n",
-            ".set tb_z, 0\n",
-            ".rept rc_s\n",
-            "movdqu %xmm0, 16*tb_z({t})\n",
-            ".set tb_z, tb_z + 1\n",
-            ".endr\n",
-            "mov {a}, {af}\n",
-            "mov {t}, {cy}\n",
-            "mov $-(8*rc_s - 64), {nm}\n",
-            "mov $(rc_s/8 - 1), {cnt:e}\n",
-            ".set tb_chunks, 1\n",
-            ".p2align 5\n",
-            "4:\n",
-            ".set tb_r, 0\n",
-            ".rept 8\n",
-            tri_row!(),
-            ".set tb_r, tb_r + 1\n",
-            ".endr\n",
-            "lea 64({a}), {a}\n",
-            "lea 64({t}), {t}\n",
-            "lea 128({cy}), {cy}\n",
-            "add $64, {nm}\n",
-            "dec {cnt:e}\n",
-            "jnz 4b\n",
-            // The last block: in-block columns only.
-            ".set tb_chunks, 0\n",
-            ".set tb_r, 0\n",
-            ".rept 8\n",
-            tri_row!(),
-            ".set tb_r, tb_r + 1\n",
-            ".endr\n",
-            "lea -8*(rc_s-8)({a}), {a}\n",
-            "lea -8*(rc_s-8)({t}), {t}\n",
         )
     };
 }
@@ -536,8 +393,9 @@ macro_rules! wstore {
     };
 }
 
-/// The off-diagonal triangle of `S = 8B` limbs (`B ≥ 3`) in 8-limb blocks, through one
-/// register window per block row ([`wcol`]). Block row 0 (limbs `a[0..8)`) only writes `T`:
+/// The off-diagonal triangle of `S = 8B` limbs (`B ≥ 3`; used at 24 and 48) in 8-limb blocks,
+/// through one register window per block row ([`wcol`]), fully unrolled (its code grows with
+/// `S²`: the 48-limb squaring is 34.5 KB). Block row 0 (limbs `a[0..8)`) only writes `T`:
 /// the block's own triangle (row 0 of [`tri_regs_row0`], then [`tri_regs_rows`], leaving
 /// columns 8..=14 in the window with column 15 = 0), then the rectangles with every later
 /// block ([`rect_regs_rows`], each leaving the next eight columns in the window), then the
@@ -661,8 +519,9 @@ macro_rules! tri_regs16 {
 /// unrolled code a quarter of theirs. Measured on Zen 3 against the unrolled rows (interleaved
 /// in one process, fastest of 15 chunks, 2026-11-23 01:35–02:20 UTC): at 32 limbs the whole
 /// squaring takes 5–18 % fewer cycles in seven runs (the triangle alone 15–18 % fewer); at 16
-/// and 24 limbs it is slower; at 48 limbs (against [`tri_blocks`]) it was level, and at 64
-/// limbs within 3 %, so only 32 uses it (64 uses [`tri_halves_nested`]).
+/// and 24 limbs it is slower; at 48 limbs the squaring was 1–3 % slower than with
+/// [`tri_regs_blocks`] (fastest chunks, three runs), and at 64 limbs within 3 % of a looped
+/// memory-row form, so only 32 uses it (64 uses [`tri_halves_nested`]).
 macro_rules! tri_halves {
     () => {
         concat!(
@@ -725,7 +584,8 @@ macro_rules! tri_upper {
 /// [`tri_halves`] with its lower half triangle itself built by [`tri_halves`] (`S` a multiple
 /// of 4). The upper half cannot be split the same way: its first quarter's rows would write
 /// their carry words into columns that the rectangle's carry words already hold. Measured on
-/// Zen 3 at 64 limbs against [`tri_blocks`] (interleaved in one process, fastest of 15 chunks,
+/// Zen 3 at 64 limbs against a looped form of OpenSSL's `sqr8x` blocking (memory rows;
+/// interleaved in one process, fastest of 15 chunks,
 /// 2026-11-23 03:00 UTC): the whole squaring was faster in 11 of 12 pairs, by 4 % in the median.
 macro_rules! tri_halves_nested {
     () => {
@@ -748,7 +608,7 @@ macro_rules! tri_halves_nested {
 /// unrolled code would not fit the instruction cache). `$red` chooses the reduction: `inline`
 /// rows or the register `window` ([`reduce8`], which alone allows `FUSED`). `$tri` chooses the
 /// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` ([`tri_halves`]),
-/// `halves_nested` ([`tri_halves_nested`]), `blocks` ([`tri_blocks`]), or the register forms
+/// `halves_nested` ([`tri_halves_nested`]), or the register forms
 /// `regs8` ([`tri_regs8`]), `regs16` ([`tri_regs16`]) and `regs_blocks`
 /// ([`tri_regs_blocks`]).
 macro_rules! sized {
@@ -877,7 +737,6 @@ macro_rules! sized {
                     af = out(reg) _,
                     out("rdx") _,
                     out("rcx") _,
-                    out("xmm0") _,
                     options(att_syntax, nostack),
                 );
             }
@@ -926,9 +785,6 @@ macro_rules! sized {
     (@tri halves_nested) => {
         tri_halves_nested!()
     };
-    (@tri blocks) => {
-        tri_blocks!()
-    };
     (@red inline, $full:tt, $s:literal) => {
         reduction!(sized!(@open $full, $s), sized!(@close $full))
     };
@@ -965,7 +821,7 @@ sized!(mul16, sqr16, 16, true, window, regs16);
 sized!(mul22, sqr22, 22, false, inline, rows);
 sized!(mul24, sqr24, 24, false, inline, regs_blocks);
 sized!(mul32, sqr32, 32, false, inline, halves);
-sized!(mul48, sqr48, 48, false, inline, blocks);
+sized!(mul48, sqr48, 48, false, inline, regs_blocks);
 sized!(mul64, sqr64, 64, false, inline, halves_nested);
 
 /// The masked final subtraction for `S` limbs in one unrolled `asm!` block: `out = u − n` if
