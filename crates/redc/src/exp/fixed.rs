@@ -50,8 +50,8 @@ pub fn window_for_bits(bits: usize) -> u32 {
 /// made where it is used, which at 8 and 16 limbs costs less than filling and reading a table
 /// of masks.
 ///
-/// On x86-64 CPUs with AVX2 (detected at run time) the 64-bit form runs the same code compiled
-/// for 256-bit vectors.
+/// On x86-64 CPUs with AVX2 (detected at run time) the 64-bit form runs the same blocks in
+/// 256-bit registers, with the masks made by vector compares (`select_entry_avx2`).
 pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if std::is_x86_feature_detected!("avx2") {
@@ -64,14 +64,79 @@ pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
     select_entry_in(dst, table, index);
 }
 
-/// [`select_entry_in`] compiled with AVX2.
+/// [`select_entry`] for AVX2: blocks of 16, 8 and 4 limbs in 256-bit registers, each
+/// entry's mask made in a vector register (`VPCMPEQQ` of a running entry number against the
+/// broadcast index), so a mask costs one compare and one add instead of a scalar mask and a
+/// broadcast (which at 8 limbs cost more than the 256-bit ANDs and ORs they feed); the last
+/// `s mod 4` limbs as in [`select_entry_in`]. Against the scalar masks compiled for AVX2,
+/// interleaved in one process (medians of 60 chunks, three runs, 2026-11-23 06:45 UTC): 36 %
+/// less time at 8 limbs and 32 entries, 14 % at 11, 22 % at 24 limbs and 64 entries, level at
+/// 16 and 32 limbs.
 ///
 /// # Safety
 /// The CPU supports AVX2.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 #[target_feature(enable = "avx2")]
 unsafe fn select_entry_avx2(dst: &mut [u64], table: &[u64], index: u32) {
-    select_entry_in(dst, table, index);
+    let s = dst.len();
+    let index = index as u64;
+    let mut j = 0;
+    // SAFETY (all three): the CPU has AVX2, as this function's caller guarantees.
+    while j + 16 <= s {
+        unsafe { gather_avx2::<4>(&mut dst[j..j + 16], table, s, index, j) };
+        j += 16;
+    }
+    if j + 8 <= s {
+        unsafe { gather_avx2::<2>(&mut dst[j..j + 8], table, s, index, j) };
+        j += 8;
+    }
+    if j + 4 <= s {
+        unsafe { gather_avx2::<1>(&mut dst[j..j + 4], table, s, index, j) };
+        j += 4;
+    }
+    while j < s {
+        gather_block::<u64, 1>(&mut dst[j..j + 1], table, s, index, j);
+        j += 1;
+    }
+}
+
+/// `dst = OR over entries e of mask(e == index) & table[e·s + j..e·s + j + 4V]` in `V`
+/// 256-bit accumulators. Every entry is read.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn gather_avx2<const V: usize>(
+    dst: &mut [u64],
+    table: &[u64],
+    s: usize,
+    index: u64,
+    j: usize,
+) {
+    use core::arch::x86_64::*;
+    // SAFETY: AVX2 is present (the caller's contract); every load reads the 4·V limbs
+    // `entry[j..j + 4V]`, a checked slice, and the stores write `dst`, checked to hold 4·V.
+    unsafe {
+        let mut acc = [_mm256_setzero_si256(); V];
+        let want = _mm256_set1_epi64x(index as i64);
+        let mut e = _mm256_setzero_si256();
+        let one = _mm256_set1_epi64x(1);
+        for entry in table.chunks_exact(s) {
+            let m = _mm256_cmpeq_epi64(e, want);
+            let src = &entry[j..j + 4 * V];
+            for (v, a) in acc.iter_mut().enumerate() {
+                let x = _mm256_loadu_si256(src.as_ptr().add(4 * v).cast());
+                *a = _mm256_or_si256(*a, _mm256_and_si256(m, x));
+            }
+            e = _mm256_add_epi64(e, one);
+        }
+        let dst = &mut dst[..4 * V];
+        for (v, a) in acc.iter().enumerate() {
+            _mm256_storeu_si256(dst.as_mut_ptr().add(4 * v).cast(), *a);
+        }
+    }
 }
 
 /// The body of [`select_entry`].
