@@ -26,8 +26,8 @@
 //! - Squaring (paper 004's "sum the off-diagonal products once, double, add the diagonal"):
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i` (at 32 limbs as two half
 //!   triangles and a rectangle, [`tri_halves`], at 64 the same with the lower half split again,
-//!   [`tri_halves_nested`]), then one pass doubling `T` (ADCX
-//!   `x, x`) and adding each `a_k²` (ADOX) at columns `2k, 2k+1`, then the same reduction.
+//!   [`tri_halves_nested`]), then one pass doubling `T` (ADCX `x, x`) and adding each `a_k²`
+//!   (ADOX) at columns `2k, 2k+1`, then the same reduction.
 //! - At 8 and 16 limbs the triangle keeps its live columns in registers instead ([`tri_regs8`],
 //!   [`tri_regs16`]): the rows there are short, and a row of the memory form cannot finish
 //!   before the previous row's stores have reached its loads, a latency that short rows do
@@ -42,7 +42,7 @@
 //!   (RSA-3072's modulus, so every 3072-bit verification) the blocks replaced a looped form
 //!   of OpenSSL's `sqr8x` blocking (memory rows, in-block columns unrolled, 8.8 KB against
 //!   34.5 KB of code): the almost squaring took 1696–1722 against 1817–1832 ns (fastest of 60
-//!   interleaved chunks, three runs, 2026-11-23 06:40 UTC; [`tri_halves`] 1740 ns), and a
+//!   interleaved chunks, three runs, 2026-11-23 06:30 UTC; [`tri_halves`] 1740 ns), and a
 //!   3072-bit verification 6–8 % less time (medians of 40 interleaved chunks, three runs), or
 //!   3–5 % with a 2048-bit signature run between any two verifications to evict the code
 //!   (two runs).
