@@ -6,7 +6,7 @@ use alloc::vec;
 
 use zeroize::Zeroize;
 
-use crate::mont::{Kernel, Modulus};
+use crate::mont::{scratch_len, Kernel, Modulus};
 use crate::word::Word;
 
 /// `out = base^exp mod n` by left-to-right binary exponentiation.
@@ -25,16 +25,19 @@ pub fn pow_vartime<W: Word>(out: &mut [W], base: &[W], exp: &[u8], m: &Modulus<W
     let n = m.n();
     let n0 = m.n0();
     let bits = super::exp_bit_len_vartime(exp);
-    let mut scratch = m.scratch();
     if bits == 0 {
         // x^0 = 1: REDC(R mod n) = 1 mod n.
-        m.from_mont(out, m.one(), k, &mut scratch);
+        m.from_mont(out, m.one(), k, &mut m.scratch());
         return;
     }
-    let mut mbar = vec![W::ZERO; s];
-    m.to_mont(&mut mbar, base, k, &mut scratch);
-    let mut acc = mbar.clone();
-    let mut tmp = vec![W::ZERO; s];
+    // One allocation (this runs once per verification): M̄, the accumulator and its partner
+    // for the kernels' separate output, and the kernel scratch.
+    let mut buf = vec![W::ZERO; 3 * s + scratch_len(s)];
+    let (mbar, rest) = buf.split_at_mut(s);
+    let (mut acc, rest) = rest.split_at_mut(s);
+    let (mut tmp, scratch) = rest.split_at_mut(s);
+    m.to_mont(mbar, base, k, scratch);
+    acc.copy_from_slice(mbar);
     // An odd exponent (RSA's e) ends on a multiplication; it takes the base in normal form,
     // `REDC(A·R, M) = A·M`, which leaves the Montgomery domain for free (one multiplication
     // fewer than multiplying by M̄ and then converting back).
@@ -42,24 +45,21 @@ pub fn pow_vartime<W: Word>(out: &mut [W], base: &[W], exp: &[u8], m: &Modulus<W
     // The last step is a full product, by the base or by 1 below.
     let (mul, sqr) = k.loop_pair();
     for i in (0..bits - 1).rev() {
-        sqr(&mut tmp, &acc, n, n0, &mut scratch);
+        sqr(tmp, acc, n, n0, scratch);
         core::mem::swap(&mut acc, &mut tmp);
         if super::exp_bit(exp, i) == 1 {
             if i == 0 && odd {
-                (k.mul)(&mut tmp, &acc, base, n, n0, &mut scratch);
+                (k.mul)(tmp, acc, base, n, n0, scratch);
             } else {
-                mul(&mut tmp, &acc, &mbar, n, n0, &mut scratch);
+                mul(tmp, acc, mbar, n, n0, scratch);
             }
             core::mem::swap(&mut acc, &mut tmp);
         }
     }
     if odd {
-        out.copy_from_slice(&acc);
+        out.copy_from_slice(acc);
     } else {
-        m.from_mont(out, &acc, k, &mut scratch);
+        m.from_mont(out, acc, k, scratch);
     }
-    mbar.zeroize();
-    acc.zeroize();
-    tmp.zeroize();
-    scratch.zeroize();
+    buf.zeroize();
 }
