@@ -1,7 +1,8 @@
 //! Set-up arithmetic for keys: products, remainders, gcd, lcm and inverses over limb vectors.
 //!
 //! Nothing here runs per private operation (the blinding code's fresh pair, once every 32
-//! blinded operations, uses [`inv_mod_odd_vartime`]). The functions without a suffix are
+//! blinded operations, uses [`inv_mod_odd_vartime`] and [`random_between`], which Miller–Rabin
+//! also draws its bases with). The functions without a suffix are
 //! constant time in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`])
 //! and may see secrets; they leak only the announced lengths of their inputs (and, where they
 //! trim a divisor, its limb length, which for RSA primes is the public key size). The
@@ -14,8 +15,37 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use crate::nat;
+use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
+
+use super::{Error, Result};
+use crate::nat;
+
+/// `out` = a uniformly random number with `lo < out < hi` (all three of `out.len()` limbs, `hi`
+/// below `2^bits`), by rejection sampling: `bits`-bit draws from `rng` (big-endian bytes, the
+/// excess top bits cleared) until one lands in range. The range tests are constant time, so
+/// the only thing that shows is whether a draw was rejected, and a rejected draw is discarded.
+/// [`Error::Rng`] after `tries` draws out of range (or if `rng` fails).
+pub(crate) fn random_between(
+    rng: &mut (impl CryptoRngCore + ?Sized),
+    out: &mut [u64],
+    lo: &[u64],
+    hi: &[u64],
+    bits: usize,
+    tries: u32,
+) -> Result<()> {
+    let mut bytes = Zeroizing::new(vec![0u8; bits.div_ceil(8)]);
+    let excess = bytes.len() * 8 - bits;
+    for _ in 0..tries {
+        rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
+        bytes[0] &= 0xff >> excess;
+        let _ = nat::from_be_bytes(out, &bytes);
+        if bool::from(nat::ct_lt(lo, out) & nat::ct_lt(out, hi)) {
+            return Ok(());
+        }
+    }
+    Err(Error::Rng)
+}
 
 /// `a·b` (`a.len() + b.len()` limbs). Constant time.
 pub(crate) fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
@@ -332,6 +362,71 @@ fn negate(x: &mut [u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A generator that yields one fixed byte forever.
+    struct Constant(u8);
+
+    impl rand_core::RngCore for Constant {
+        fn next_u32(&mut self) -> u32 {
+            u32::from_ne_bytes([self.0; 4])
+        }
+        fn next_u64(&mut self) -> u64 {
+            u64::from_ne_bytes([self.0; 8])
+        }
+        fn fill_bytes(&mut self, dest: &mut [u8]) {
+            dest.fill(self.0);
+        }
+        fn try_fill_bytes(
+            &mut self,
+            dest: &mut [u8],
+        ) -> core::result::Result<(), rand_core::Error> {
+            self.fill_bytes(dest);
+            Ok(())
+        }
+    }
+
+    impl rand_core::CryptoRng for Constant {}
+
+    #[test]
+    fn random_between_stays_strictly_inside_and_reaches_every_value() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
+        // 1 < x < 6 from 3-bit draws: 2, 3, 4, 5, each about a quarter of the time.
+        let mut seen = [0u32; 8];
+        for _ in 0..400 {
+            let mut x = [0u64; 2];
+            random_between(&mut rng, &mut x, &[1, 0], &[6, 0], 3, 100).unwrap();
+            assert_eq!(x[1], 0);
+            seen[x[0] as usize] += 1;
+        }
+        assert_eq!(seen[..2], [0, 0]);
+        assert_eq!(seen[6..], [0, 0]);
+        assert!(seen[2..6].iter().all(|&c| c > 50), "{seen:?}");
+        // A range in the top limb, drawn from 70 bits (the excess top bits of byte 0 cleared).
+        let hi = [0, 1 << 5];
+        for _ in 0..50 {
+            let mut x = [0u64; 2];
+            random_between(&mut rng, &mut x, &[0, 0], &hi, 70, 100).unwrap();
+            assert!(cmp_vartime(&x, &hi) == Ordering::Less && x != [0, 0]);
+        }
+    }
+
+    #[test]
+    fn random_between_gives_up_on_a_generator_that_never_lands() {
+        // All-ones draws are 7 with 3 bits, never below 6; with 8 bits from 0x01 bytes, 1 is
+        // never above 1.
+        let mut x = [0u64; 1];
+        assert_eq!(
+            random_between(&mut Constant(0xff), &mut x, &[1], &[6], 3, 10),
+            Err(Error::Rng)
+        );
+        assert_eq!(
+            random_between(&mut Constant(0x01), &mut x, &[1], &[6], 8, 10),
+            Err(Error::Rng)
+        );
+        random_between(&mut Constant(0x03), &mut x, &[1], &[6], 8, 1).unwrap();
+        assert_eq!(x, [3]);
+    }
 
     #[test]
     fn gcd_lcm_inverse() {

@@ -29,7 +29,6 @@ use zeroize::Zeroizing;
 use super::arith;
 use super::key::{PrivateMode, RsaPrivateKey};
 use super::{Error, Result};
-use crate::nat;
 
 /// Uses of one blinding pair before a fresh `t` is drawn (OpenSSL's `BN_BLINDING_COUNTER`).
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
@@ -177,23 +176,11 @@ impl RsaPrivateKey {
         Err(Error::Rng)
     }
 
-    /// `out` = a uniformly random number in `[1, n)` from `rng`, by rejection: draws of
-    /// `n`'s bit length until one is below `n` and non-zero (a rejected draw is discarded, so
-    /// the branch leaks nothing that is kept). [`Error::Rng`] after 64 misses, each of which
-    /// has probability below 1/2.
+    /// `out` = a uniformly random number in `[1, n)` from `rng` ([`arith::random_between`]),
+    /// giving up after 64 misses, each of which has probability below 1/2.
     fn random_below_n(&self, rng: &mut dyn CryptoRngCore, out: &mut [u64]) -> Result<()> {
-        let public = self.public_key();
-        let m = public.modulus();
-        let mut bytes = Zeroizing::new(vec![0u8; public.size()]);
-        let excess = bytes.len() * 8 - m.bits();
-        for _ in 0..64 {
-            rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
-            bytes[0] &= 0xff >> excess;
-            let _ = nat::from_be_bytes(out, &bytes);
-            if bool::from(nat::ct_lt(out, m.n())) && !bool::from(nat::ct_is_zero(out)) {
-                return Ok(());
-            }
-        }
-        Err(Error::Rng)
+        let m = self.public_key().modulus();
+        let zero = vec![0u64; m.limbs()];
+        arith::random_between(rng, out, &zero, m.n(), m.bits(), 64)
     }
 }

@@ -158,28 +158,13 @@ pub(crate) fn miller_rabin_vartime(
     let _ = nat::to_be_bytes(&m, &mut m_bytes);
     let window = fixed::window_for_bits(wbytes * 8);
 
-    let mut b_bytes = Zeroizing::new(vec![0u8; wbytes]);
     let mut b = Zeroizing::new(vec![0u64; s]);
     let mut z = Zeroizing::new(vec![0u64; s]);
     let mut one = vec![0u64; s];
     one[0] = 1;
-    let excess = wbytes * 8 - bits;
     for _ in 0..rounds {
         // Step 4.1–4.2: a random base b with 1 < b < w − 1.
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            if tries > 1000 {
-                return Err(Error::Rng);
-            }
-            rng.try_fill_bytes(&mut b_bytes).map_err(|_| Error::Rng)?;
-            b_bytes[0] &= 0xff >> excess;
-            let _ = nat::from_be_bytes(&mut b, &b_bytes);
-            let below = arith::cmp_vartime(&b, &w_minus_1) == core::cmp::Ordering::Less;
-            if below && arith::cmp_vartime(&b, &one) == core::cmp::Ordering::Greater {
-                break;
-            }
-        }
+        arith::random_between(rng, &mut b, &one, &w_minus_1, bits, 1000)?;
         // Step 4.3–4.4: z = b^m mod w; 1 or w − 1 means "possibly prime".
         fixed::pow(&mut z, &b, &m_bytes, &modulus, &kernel, window);
         if arith::eq(&z, &one) || arith::eq(&z, &w_minus_1) {
