@@ -25,24 +25,24 @@
 //!   new `cy`. Afterwards `T[S..2S] + cy·R = (a·b + M·n)/R < 2n`.
 //! - Squaring (paper 004's "sum the off-diagonal products once, double, add the diagonal"):
 //!   the triangle `Σ_{i<j} a_i·a_j` by rows of length `S−1−i` (at 32 limbs as two half
-//!   triangles and a rectangle, [`tri_halves`], at 64 the same with the lower half split again,
-//!   [`tri_halves_nested`]), then one pass doubling `T` (ADCX `x, x`) and adding each `a_k²`
+//!   triangles and a rectangle, `tri_halves`, at 64 the same with the lower half split again,
+//!   `tri_halves_nested`), then one pass doubling `T` (ADCX `x, x`) and adding each `a_k²`
 //!   (ADOX) at columns `2k, 2k+1`, then the same reduction.
-//! - At 8 and 16 limbs the triangle keeps its live columns in registers instead ([`tri_regs8`],
-//!   [`tri_regs16`]): the rows there are short, and a row of the memory form cannot finish
+//! - At 8 and 16 limbs the triangle keeps its live columns in registers instead (`tri_regs8`,
+//!   `tri_regs16`): the rows there are short, and a row of the memory form cannot finish
 //!   before the previous row's stores have reached its loads, a latency that short rows do
 //!   not hide. Against the memory rows, interleaved in one process (2026-11-23, medians of 30
 //!   chunks, three or four runs): the almost squaring took 59 against 66–73 ns at 8 limbs
 //!   and 198–202 against 207–210 ns at 16 limbs (fastest chunks), and a fixed-window
 //!   exponentiation 4–6 % (8 limbs) and 5–7 % (16 limbs) less time. At 24 limbs (RSA-3072's
 //!   primes) the same idea runs in 8-limb blocks, one window per block row
-//!   ([`tri_regs_blocks`]): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
-//!   (five runs). At 32 limbs it was level or slower than [`tri_halves`] (four runs each of
+//!   (`tri_regs_blocks`): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
+//!   (five runs). At 32 limbs it was level or slower than `tri_halves` (four runs each of
 //!   the blocks and of a hybrid with register half triangles), so 32 keeps that. At 48 limbs
 //!   (RSA-3072's modulus, so every 3072-bit verification) the blocks replaced a looped form
 //!   of OpenSSL's `sqr8x` blocking (memory rows, in-block columns unrolled, 8.8 KB against
 //!   34.5 KB of code): the almost squaring took 1696–1722 against 1817–1832 ns (fastest of 60
-//!   interleaved chunks, three runs, 2026-11-23 06:30 UTC; [`tri_halves`] 1740 ns), and a
+//!   interleaved chunks, three runs, 2026-11-23 06:30 UTC; `tri_halves` 1740 ns), and a
 //!   3072-bit verification 6–8 % less time (medians of 40 interleaved chunks, three runs), or
 //!   3–5 % with a 2048-bit signature run between any two verifications to evict the code
 //!   (two runs).
@@ -55,7 +55,7 @@
 //!
 //! The caller finishes with the masked final subtraction ([`final_sub`], or
 //! [`final_sub_almost`] for the almost Montgomery form). The register-window sizes finish the
-//! almost form themselves ([`wfinal`]): the window's top eight words go straight into `out`
+//! almost form themselves (`wfinal`): the window's top eight words go straight into `out`
 //! instead of through `T`. Against the separate final step, interleaved in one process
 //! (seven runs of 30 chunks each on 2026-11-23), the median time of a fixed-window
 //! exponentiation fell by 3–5 % for a 512-bit prime (8 limbs) and by 0–2 % for a 1024-bit
@@ -206,7 +206,7 @@ macro_rules! tri_row_at {
     };
 }
 
-/// `$pre W(c) $post` for the register that holds triangle column `c` in [`tri_regs8`]: column
+/// `$pre W(c) $post` for the register that holds triangle column `c` in `tri_regs8`: column
 /// `c` lives in `w_{c mod 8}` (`w0..w7` = `cy`, `h1`, `cnt`, `nm`, `af`, `rcx`, `n`, `n0`,
 /// which the window-size squarings do not otherwise use before the reduction).
 macro_rules! wcol {
@@ -337,7 +337,7 @@ macro_rules! tri_regs8 {
 /// multiples of 8) through the register window ([`wcol`]), which holds columns `co..co+8` on
 /// entry: row `i` ([`regs_row`]) adds `a_(ao+i)·a[bo..bo+8)` into columns `co+i..co+i+8`;
 /// column `co+i` is then final and stored, and its register takes the new column `co+i+8`
-/// from the row's last high half (the shape of [`wrow`]). Leaves columns `co+8..co+16` in the
+/// from the row's last high half (the shape of `wrow`). Leaves columns `co+8..co+16` in the
 /// window.
 macro_rules! rect_regs_rows {
     () => {
@@ -359,7 +359,7 @@ macro_rules! rect_regs_rows {
 /// Adds `T[bk..bk+8)` (`bk_col`, a multiple of 8) and the pending carry word `c` (at column
 /// `bk`; kept in `T[2S+2]`, as no register is left) to the window, which holds columns
 /// `bk..bk+8`; the carry out of column `bk+7` (CF + OF) becomes `c`, for column `bk+8` (the
-/// shape of [`wbatch`]).
+/// shape of `wbatch`).
 macro_rules! wadd_t {
     () => {
         concat!(
@@ -469,11 +469,11 @@ macro_rules! tri_regs_blocks {
 /// The off-diagonal triangle of 16 limbs, `T[0..32)`, with a window of eight columns in
 /// registers throughout ([`wcol`]: column `c` in `w_{c mod 8}`), `T` only written:
 ///
-/// 1. the triangle of `a_lo = a[0..8)` ([`tri_regs8`]'s rows), which leaves columns 8..=14 in
+/// 1. the triangle of `a_lo = a[0..8)` (`tri_regs8`'s rows), which leaves columns 8..=14 in
 ///    their registers; column 15 starts at 0;
 /// 2. the rectangle `a_lo·a_hi` at column 8: row `i` adds `a_i·a[8..16)` into the window
 ///    (columns `8+i..=15+i`); column `8+i` is then final, stored, and its register takes the
-///    new column `16+i` from the row's last high half (the shape of [`wrow`]);
+///    new column `16+i` from the row's last high half (the shape of `wrow`);
 /// 3. column 16 is final (no triangle product of `a_hi` reaches it) and stored, and the
 ///    triangle of `a_hi` runs at column 16 ([`tri_regs_rows`] from row 0), adding into the
 ///    window's columns 17..=23.
@@ -520,8 +520,8 @@ macro_rules! tri_regs16 {
 /// in one process, fastest of 15 chunks, 2026-11-23 01:35–02:20 UTC): at 32 limbs the whole
 /// squaring takes 5–18 % fewer cycles in seven runs (the triangle alone 15–18 % fewer); at 16
 /// and 24 limbs it is slower; at 48 limbs the squaring was 1–3 % slower than with
-/// [`tri_regs_blocks`] (fastest chunks, three runs), and at 64 limbs within 3 % of a looped
-/// memory-row form, so only 32 uses it (64 uses [`tri_halves_nested`]).
+/// `tri_regs_blocks` (fastest chunks, three runs), and at 64 limbs within 3 % of a looped
+/// memory-row form, so only 32 uses it (64 uses `tri_halves_nested`).
 macro_rules! tri_halves {
     () => {
         concat!(
@@ -544,7 +544,7 @@ macro_rules! tri_halves {
     };
 }
 
-/// Steps 2 and 3 of [`tri_halves`] for `S = rc_s`, `h = rc_h`, once `T[0..S)` holds
+/// Steps 2 and 3 of `tri_halves` for `S = rc_s`, `h = rc_h`, once `T[0..S)` holds
 /// `tri(a_lo)` and `T[S−1] = T[2S−1] = 0`: the rectangle `a_lo·a_hi` at column `h`, then
 /// `tri(a_hi)` at column `S`.
 macro_rules! tri_upper {
@@ -581,7 +581,7 @@ macro_rules! tri_upper {
     };
 }
 
-/// [`tri_halves`] with its lower half triangle itself built by [`tri_halves`] (`S` a multiple
+/// `tri_halves` with its lower half triangle itself built by `tri_halves` (`S` a multiple
 /// of 4). The upper half cannot be split the same way: its first quarter's rows would write
 /// their carry words into columns that the rectangle's carry words already hold. Measured on
 /// Zen 3 at 64 limbs against a looped form of OpenSSL's `sqr8x` blocking (memory rows;
@@ -607,10 +607,10 @@ macro_rules! tri_halves_nested {
 /// unrolling of the rows (`true`) or a loop over rows (`false`, for the large sizes whose
 /// unrolled code would not fit the instruction cache). `$red` chooses the reduction: `inline`
 /// rows or the register `window` ([`reduce8`], which alone allows `FUSED`). `$tri` chooses the
-/// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` ([`tri_halves`]),
-/// `halves_nested` ([`tri_halves_nested`]), or the register forms
-/// `regs8` ([`tri_regs8`]), `regs16` ([`tri_regs16`]) and `regs_blocks`
-/// ([`tri_regs_blocks`]).
+/// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` (`tri_halves`),
+/// `halves_nested` (`tri_halves_nested`), or the register forms
+/// `regs8` (`tri_regs8`), `regs16` (`tri_regs16`) and `regs_blocks`
+/// (`tri_regs_blocks`).
 macro_rules! sized {
     ($mul:ident, $sqr:ident, $s:literal, $full:tt, $red:tt, $tri:tt) => {
         /// `T[S..2S] + cy·R = (a·b + M·n)/R` for this size; see the module documentation.
@@ -1089,7 +1089,7 @@ macro_rules! wfinal {
 /// next 8 words of `T` between passes. Each MULX costs one memory operand instead of three.
 /// Returns the top carry word (`T[S..2S] + cy·R = (T + M·n)/R`, so `cy ≤ 1`).
 ///
-/// With `FUSED` it finishes the almost Montgomery product instead ([`wfinal`]): `out =
+/// With `FUSED` it finishes the almost Montgomery product instead (`wfinal`): `out =
 /// T[S..2S] + cy·R − cy·n` (`< R`), the top eight words straight from the window, and the
 /// return value is meaningless.
 ///
