@@ -363,29 +363,7 @@ fn negate(x: &mut [u64]) {
 mod tests {
     use super::*;
 
-    /// A generator that yields one fixed byte forever.
-    struct Constant(u8);
-
-    impl rand_core::RngCore for Constant {
-        fn next_u32(&mut self) -> u32 {
-            u32::from_ne_bytes([self.0; 4])
-        }
-        fn next_u64(&mut self) -> u64 {
-            u64::from_ne_bytes([self.0; 8])
-        }
-        fn fill_bytes(&mut self, dest: &mut [u8]) {
-            dest.fill(self.0);
-        }
-        fn try_fill_bytes(
-            &mut self,
-            dest: &mut [u8],
-        ) -> core::result::Result<(), rand_core::Error> {
-            self.fill_bytes(dest);
-            Ok(())
-        }
-    }
-
-    impl rand_core::CryptoRng for Constant {}
+    use crate::rsa::test_rng::constant;
 
     #[test]
     fn random_between_stays_strictly_inside_and_reaches_every_value() {
@@ -417,14 +395,14 @@ mod tests {
         // never above 1.
         let mut x = [0u64; 1];
         assert_eq!(
-            random_between(&mut Constant(0xff), &mut x, &[1], &[6], 3, 10),
+            random_between(&mut constant(0xff), &mut x, &[1], &[6], 3, 10),
             Err(Error::Rng)
         );
         assert_eq!(
-            random_between(&mut Constant(0x01), &mut x, &[1], &[6], 8, 10),
+            random_between(&mut constant(0x01), &mut x, &[1], &[6], 8, 10),
             Err(Error::Rng)
         );
-        random_between(&mut Constant(0x03), &mut x, &[1], &[6], 8, 1).unwrap();
+        random_between(&mut constant(0x03), &mut x, &[1], &[6], 8, 1).unwrap();
         assert_eq!(x, [3]);
     }
 

@@ -18,6 +18,9 @@ pub mod prime;
 mod private;
 mod uint;
 
+#[cfg(test)]
+pub(crate) mod test_rng;
+
 mod ctbytes;
 pub mod hash;
 pub mod mgf;

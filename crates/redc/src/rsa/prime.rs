@@ -250,37 +250,11 @@ pub(crate) fn random_prime(
 mod tests {
     use super::*;
 
-    struct Counter(u64);
-    impl rand_core::RngCore for Counter {
-        fn next_u32(&mut self) -> u32 {
-            self.next_u64() as u32
-        }
-        fn next_u64(&mut self) -> u64 {
-            // splitmix64
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn fill_bytes(&mut self, dest: &mut [u8]) {
-            for b in dest {
-                *b = self.next_u64() as u8;
-            }
-        }
-        fn try_fill_bytes(
-            &mut self,
-            dest: &mut [u8],
-        ) -> core::result::Result<(), rand_core::Error> {
-            self.fill_bytes(dest);
-            Ok(())
-        }
-    }
-    impl rand_core::CryptoRng for Counter {}
+    use crate::rsa::test_rng::splitmix;
 
     #[test]
     fn small_and_known() {
-        let mut rng = Counter(1);
+        let mut rng = splitmix(1);
         let primes = SmallPrimes::new();
         assert_eq!(primes.divisor_vartime(&[15]), Some(3));
         assert_eq!(primes.divisor_vartime(&[4093 * 4091]), Some(4091));

@@ -136,33 +136,11 @@ impl PaddingScheme for Pkcs1v15Encrypt {
 mod tests {
     use super::*;
 
-    struct Counter(u8);
-    impl rand_core::RngCore for Counter {
-        fn next_u32(&mut self) -> u32 {
-            rand_core::impls::next_u32_via_fill(self)
-        }
-        fn next_u64(&mut self) -> u64 {
-            rand_core::impls::next_u64_via_fill(self)
-        }
-        fn fill_bytes(&mut self, dest: &mut [u8]) {
-            for b in dest {
-                *b = self.0;
-                self.0 = self.0.wrapping_add(1);
-            }
-        }
-        fn try_fill_bytes(
-            &mut self,
-            dest: &mut [u8],
-        ) -> core::result::Result<(), rand_core::Error> {
-            self.fill_bytes(dest);
-            Ok(())
-        }
-    }
-    impl rand_core::CryptoRng for Counter {}
+    use crate::rsa::test_rng::counting;
 
     #[test]
     fn pad_unpad() {
-        let mut rng = Counter(250);
+        let mut rng = counting(250);
         for k in [11usize, 12, 64, 256] {
             for len in 0..=k - 11 {
                 let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
@@ -180,7 +158,7 @@ mod tests {
 
     #[test]
     fn unpad_rejects() {
-        let mut rng = Counter(1);
+        let mut rng = counting(1);
         let em = Pkcs1v15Encrypt.pad(&mut rng, b"hello", 64).unwrap();
         let mut bad = em.clone();
         bad[0] = 1;
