@@ -53,7 +53,7 @@
 //!   16 limbs ≈ 1–3 %; at 24, 32 and 48 limbs it was a wash or slower (−3 % to +5 %), so those
 //!   keep the rows. Measured again on 2026-11-23 (interleaved in one process, fixed-window
 //!   exponentiations, two runs each): 6–7 % slower at 24 limbs and 13–19 % at 32, where fully
-//!   unrolled rows were 21–29 % and 29–42 % slower than the looped ones.
+//!   unrolled rows were 21–29 % and 29–42 % slower than the looped ones (three runs each).
 //!
 //! The caller finishes with the masked final subtraction ([`final_sub`], or
 //! [`final_sub_almost`] for the almost Montgomery form). The register-window sizes finish the
