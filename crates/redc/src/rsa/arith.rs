@@ -21,8 +21,8 @@ use zeroize::Zeroizing;
 use super::{Error, Result};
 use crate::nat;
 
-/// `out` = a uniformly random number with `lo < out < hi` (all three of `out.len()` limbs, `hi`
-/// below `2^bits`), by rejection sampling: `bits`-bit draws from `rng` (big-endian bytes, the
+/// `out` = a uniformly random number with `lo < out < hi` (all three of `out.len()` limbs,
+/// `1 ≤ bits ≤ 64·out.len()`, `hi ≤ 2^bits`), by rejection sampling: `bits`-bit draws from `rng` (big-endian bytes, the
 /// excess top bits cleared) until one lands in range. The range tests are constant time, so
 /// the only thing that shows is whether a draw was rejected, and a rejected draw is discarded.
 /// [`Error::Rng`] after `tries` draws out of range (or if `rng` fails).
@@ -34,6 +34,7 @@ pub(crate) fn random_between(
     bits: usize,
     tries: u32,
 ) -> Result<()> {
+    debug_assert!(bits >= 1 && bits <= 64 * out.len());
     let mut bytes = Zeroizing::new(vec![0u8; bits.div_ceil(8)]);
     let excess = bytes.len() * 8 - bits;
     for _ in 0..tries {
