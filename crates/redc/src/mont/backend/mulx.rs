@@ -6,8 +6,9 @@
 //! Furukawa et al.'s enhancement (paper 002; `ALGORITHMS.md`) in today's instructions.
 //!
 //! - The RSA prime sizes 6, 8, 11, 12, 16, 22, 24, 32, 48 and 64 limbs (the primes of 1024- to
-//!   8192-bit keys with 2, 3 or 4 primes) have one `asm!` block per
-//!   operation, unrolled by the assembler (`mulx_sized`).
+//!   8192-bit keys with 2, 3 or 4 primes) have one `asm!` block per operation with the size
+//!   fixed at compile time (`mulx_sized`): fully unrolled at 6 and 8 limbs, rows looped inside
+//!   the block from 11 limbs up.
 //! - Every other size runs the same rows as short `asm!` loops (`lea` and `jrcxz` keep CF and
 //!   OF intact across iterations) driven from Rust.
 //!

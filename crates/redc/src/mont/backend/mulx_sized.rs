@@ -1,5 +1,6 @@
-//! Size-specialised MULX/ADCX/ADOX kernels: one `asm!` block per operation, unrolled by the
-//! assembler (`.rept`) for a limb count `S` fixed at compile time.
+//! Size-specialised MULX/ADCX/ADOX kernels: one `asm!` block per operation for a limb count
+//! `S` fixed at compile time, its columns unrolled by the assembler (`.rept`), its rows too at
+//! 6 and 8 limbs and looped from 11 limbs up (see "Unrolled or looped rows" below).
 //!
 //! # Shape (separated operand scanning, paper 003 §2, with two carry chains per row)
 //!
@@ -69,6 +70,19 @@
 //! `lo`, `h0`/`h1` (the high words of even and odd columns alternate, since `hi_j` is still
 //! pending in the low chain while `hi_{j+1}` is produced), `z` a zero, `cy` the reduction carry
 //! bit, `cnt` the row counter of the looped forms.
+//!
+//! # Unrolled or looped rows
+//!
+//! An exponentiation alternates squarings and multiplications, so both kernels' code should fit the
+//! instruction caches together. Fully unrolled, the 16-limb pair was about 22.5 KB (12.4 KB of it
+//! the multiplication), and the 11- and 12-limb pairs 11.4 and 13.6 KB. With the rows looped (the
+//! multiplication's product rows at 16 limbs, whose reduction is the register window; the product
+//! and reduction rows at 11 and 12, whose triangle stays unrolled) they are about 17, 3.2 and 3.7
+//! KB, and a fixed-window exponentiation with an exponent as long as the modulus took less time
+//! (both forms in one build, interleaved in one process, medians of 40–80 chunks, 2026-11-23):
+//! 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a median of 2.1 % at 16 (fifteen
+//! runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair is 6 KB and looped product rows
+//! were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay unrolled.
 
 /// One product or reduction row: `T[db..db+len] += rdx·src[sb..sb+len]`, column 0's
 /// accumulator already in `h1`, `z = 0` and CF = OF = 0 on entry. Leaves the carry word in `h0`
@@ -606,8 +620,8 @@ macro_rules! tri_halves_nested {
 
 /// Defines `unsafe fn $mul::<FUSED>(t, a, b, n, n0, out) -> cy` and
 /// `unsafe fn $sqr::<FUSED>(t, a, n, n0, out) -> cy` for `$s` limbs. `$full` chooses full
-/// unrolling of the rows (`true`) or a loop over rows (`false`, for the large sizes whose
-/// unrolled code would not fit the instruction cache). `$red` chooses the reduction: `inline`
+/// unrolling of the rows (`true`) or a loop over rows (`false`; at the register-window sizes
+/// this loops the multiplication's product rows only). `$red` chooses the reduction: `inline`
 /// rows or the register `window` ([`reduce8`], which alone allows `FUSED`). `$tri` chooses the
 /// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` (`tri_halves`),
 /// `halves_nested` (`tri_halves_nested`), or the register forms
@@ -817,9 +831,9 @@ macro_rules! sized {
 
 sized!(mul6, sqr6, 6, true, inline, rows);
 sized!(mul8, sqr8, 8, true, window, regs8);
-sized!(mul11, sqr11, 11, true, inline, rows);
-sized!(mul12, sqr12, 12, true, inline, rows);
-sized!(mul16, sqr16, 16, true, window, regs16);
+sized!(mul11, sqr11, 11, false, inline, rows);
+sized!(mul12, sqr12, 12, false, inline, rows);
+sized!(mul16, sqr16, 16, false, window, regs16);
 sized!(mul22, sqr22, 22, false, inline, rows);
 sized!(mul24, sqr24, 24, false, inline, regs_blocks);
 sized!(mul32, sqr32, 32, false, inline, halves);
