@@ -82,7 +82,9 @@
 //! (both forms in one build, interleaved in one process, medians of 40–80 chunks, 2026-11-23):
 //! 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a median of 2.1 % at 16 (fifteen
 //! runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair is 6 KB and looped product rows
-//! were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay unrolled.
+//! were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay unrolled. At 16 limbs the squaring
+//! and the multiplication then also share one out-of-line copy of the register-window reduction
+//! ([`reduce8_shared`]), which takes the pair to 10.6 KB.
 
 /// One product or reduction row: `T[db..db+len] += rdx·src[sb..sb+len]`, column 0's
 /// accumulator already in `h1`, `z = 0` and CF = OF = 0 on entry. Leaves the carry word in `h0`
@@ -622,7 +624,9 @@ macro_rules! tri_halves_nested {
 /// `unsafe fn $sqr::<FUSED>(t, a, n, n0, out) -> cy` for `$s` limbs. `$full` chooses full
 /// unrolling of the rows (`true`) or a loop over rows (`false`; at the register-window sizes
 /// this loops the multiplication's product rows only). `$red` chooses the reduction: `inline`
-/// rows or the register `window` ([`reduce8`], which alone allows `FUSED`). `$tri` chooses the
+/// rows, or the register window ([`reduce8`], which alone allows `FUSED`) inlined into each
+/// kernel (`window`) or called out of line, one copy shared by the squaring and the
+/// multiplication (`window_shared`, [`reduce8_shared`]). `$tri` chooses the
 /// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` (`tri_halves`),
 /// `halves_nested` (`tri_halves_nested`), or the register forms
 /// `regs8` (`tri_regs8`), `regs16` (`tri_regs16`) and `regs_blocks`
@@ -694,7 +698,7 @@ macro_rules! sized {
             }
             if sized!(@window $red) {
                 // SAFETY: as above; scratch has 2S + 4 limbs.
-                cy = unsafe { reduce8::<$s, FUSED>(t0, n, n0, out) };
+                cy = unsafe { sized!(@reduce $red, $s, FUSED, t0, n, n0, out) };
             }
             cy
         }
@@ -758,7 +762,7 @@ macro_rules! sized {
             }
             if sized!(@window $red) {
                 // SAFETY: as above; scratch has 2S + 4 limbs.
-                cy = unsafe { reduce8::<$s, FUSED>(t0, n, n0, out) };
+                cy = unsafe { sized!(@reduce $red, $s, FUSED, t0, n, n0, out) };
             }
             cy
         }
@@ -808,11 +812,25 @@ macro_rules! sized {
         // The reduction runs in `reduce8`, after this block.
         "xor {cy:e}, {cy:e}\n/* {n} {n0} {nm} {cnt} */\n"
     };
+    (@red window_shared, $full:tt, $s:literal) => {
+        sized!(@red window, $full, $s)
+    };
     (@window inline) => {
         false
     };
     (@window window) => {
         true
+    };
+    (@window window_shared) => {
+        true
+    };
+    // The register-window reduction after the block (also expanded, but never run, for
+    // `inline`, whose `@window` is false).
+    (@reduce window_shared, $s:literal, $f:ident, $t:ident, $n:ident, $n0:ident, $o:ident) => {
+        reduce8_shared::<$s, $f>($t, $n, $n0, $o)
+    };
+    (@reduce $red:tt, $s:literal, $f:ident, $t:ident, $n:ident, $n0:ident, $o:ident) => {
+        reduce8::<$s, $f>($t, $n, $n0, $o)
     };
     (@open true, $count:expr) => {
         // (`cnt` is unused when fully unrolled.)
@@ -833,7 +851,7 @@ sized!(mul6, sqr6, 6, true, inline, rows);
 sized!(mul8, sqr8, 8, true, window, regs8);
 sized!(mul11, sqr11, 11, false, inline, rows);
 sized!(mul12, sqr12, 12, false, inline, rows);
-sized!(mul16, sqr16, 16, false, window, regs16);
+sized!(mul16, sqr16, 16, false, window_shared, regs16);
 sized!(mul22, sqr22, 22, false, inline, rows);
 sized!(mul24, sqr24, 24, false, inline, regs_blocks);
 sized!(mul32, sqr32, 32, false, inline, halves);
@@ -1113,7 +1131,7 @@ macro_rules! wfinal {
 /// BMI2 and ADX; `t` valid for `2S + 4` limb reads and writes, `n` for `S` reads, and with
 /// `FUSED` `out` valid for `S` limb writes.
 #[inline(always)]
-pub(super) unsafe fn reduce8<const S: usize, const FUSED: bool>(
+unsafe fn reduce8<const S: usize, const FUSED: bool>(
     t: *mut u64,
     n: *const u64,
     n0: u64,
@@ -1204,4 +1222,25 @@ pub(super) unsafe fn reduce8<const S: usize, const FUSED: bool>(
         );
     }
     cy
+}
+
+/// [`reduce8`] out of line: one copy per `(S, FUSED)` that the squaring and the multiplication
+/// of that size both call, instead of one inlined into each. At 16 limbs the window's 256
+/// unrolled columns are 6.3 KB, so sharing them takes the exponentiation's kernel pair from
+/// about 17 to 10.6 KB; a fixed-window exponentiation (1024-bit modulus and exponent) took a
+/// median of 3.0 % less time (ten runs of 60 interleaved chunks, both forms in one build,
+/// 2026-11-23: from 5.0 % faster to 2.2 % slower). At 8 limbs the call cost more than the
+/// smaller footprint saved (1.4–5.9 % slower, four runs), so 8 keeps it inline.
+///
+/// # Safety
+/// As for [`reduce8`].
+#[inline(never)]
+unsafe fn reduce8_shared<const S: usize, const FUSED: bool>(
+    t: *mut u64,
+    n: *const u64,
+    n0: u64,
+    out: *mut u64,
+) -> u64 {
+    // SAFETY: forwarded from the caller.
+    unsafe { reduce8::<S, FUSED>(t, n, n0, out) }
 }
