@@ -294,12 +294,13 @@ fn from_limbs<W: Word>(x: &[W]) -> BigUint {
 
 /// Differential Montgomery arithmetic. Byte 0: bit 0 word size (u32/u64), bits 1–3 the
 /// algorithm, bits 4–6 the squaring variant, bit 7 the mulx backend (64-bit, if the CPU has
-/// it). Byte 1: the modulus length in bytes (1..=80, forced odd and ≥ 3), then `n`, `a`, `b`
+/// it). Byte 1: the modulus length in bytes (1..=136, forced odd and ≥ 3: up to 17 64-bit limbs,
+/// which reaches the sized kernels at 6, 8, 11, 12 and 16 limbs), then `n`, `a`, `b`
 /// (reduced mod n) and a short exponent.
 pub fn mont(data: &[u8]) {
     let (sel, rest) = take(data);
     let (len, rest) = take(rest);
-    let len = (len as usize % 80) + 1;
+    let len = (len as usize % 136) + 1;
     if rest.len() < len {
         return;
     }
