@@ -79,7 +79,7 @@
 //! multiplication's product rows at 16 limbs, whose reduction is the register window; the product
 //! and reduction rows at 11 and 12, whose triangle stays unrolled) they are about 17, 3.2 and 3.7
 //! KB, and a fixed-window exponentiation with an exponent as long as the modulus took less time
-//! (both forms in one build, interleaved in one process, medians of 40–80 chunks, 2026-11-23):
+//! (both forms in one build, interleaved in one process, medians of 30–80 chunks, 2026-11-23):
 //! 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a median of 2.1 % at 16 (fifteen
 //! runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair is 6 KB and looped product rows
 //! were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay unrolled. At 16 limbs the squaring
