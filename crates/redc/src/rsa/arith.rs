@@ -22,10 +22,11 @@ use super::{Error, Result};
 use crate::nat;
 
 /// `out` = a uniformly random number with `lo < out < hi` (all three of `out.len()` limbs,
-/// `1 ≤ bits ≤ 64·out.len()`, `hi ≤ 2^bits`), by rejection sampling: `bits`-bit draws from `rng` (big-endian bytes, the
-/// excess top bits cleared) until one lands in range. The range tests are constant time, so
-/// the only thing that shows is whether a draw was rejected, and a rejected draw is discarded.
-/// [`Error::Rng`] after `tries` draws out of range (or if `rng` fails).
+/// `1 ≤ bits ≤ 64·out.len()`, `hi ≤ 2^bits`), by rejection sampling: `bits`-bit draws from
+/// `rng` (big-endian bytes, the excess top bits cleared) until one lands in range. The range
+/// tests are constant time, so the only thing that shows is whether a draw was rejected, and a
+/// rejected draw is discarded. [`Error::Rng`] after `tries` draws out of range (or if `rng`
+/// fails).
 pub(crate) fn random_between(
     rng: &mut (impl CryptoRngCore + ?Sized),
     out: &mut [u64],

@@ -73,18 +73,18 @@
 //!
 //! # Unrolled or looped rows
 //!
-//! An exponentiation alternates squarings and multiplications, so both kernels' code should fit the
-//! instruction caches together. Fully unrolled, the 16-limb pair was about 22.5 KB (12.4 KB of it
-//! the multiplication), and the 11- and 12-limb pairs 11.4 and 13.6 KB. With the rows looped (the
-//! multiplication's product rows at 16 limbs, whose reduction is the register window; the product
-//! and reduction rows at 11 and 12, whose triangle stays unrolled) they are about 17, 3.2 and 3.7
-//! KB, and a fixed-window exponentiation with an exponent as long as the modulus took less time
-//! (both forms in one build, interleaved in one process, medians of 30–80 chunks, 2026-11-23):
-//! 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a median of 2.1 % at 16 (fifteen
-//! runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair is 6 KB and looped product rows
-//! were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay unrolled. At 16 limbs the squaring
-//! and the multiplication then also share one out-of-line copy of the register-window reduction
-//! ([`reduce8_shared`]), which takes the pair to 10.6 KB.
+//! An exponentiation alternates squarings and multiplications, so both kernels' code should fit
+//! the instruction caches together. Fully unrolled, the 16-limb pair was about 22.5 KB (12.4 KB
+//! of it the multiplication), and the 11- and 12-limb pairs 11.4 and 13.6 KB. With the rows
+//! looped (the multiplication's product rows at 16 limbs, whose reduction is the register
+//! window; the product and reduction rows at 11 and 12, whose triangle stays unrolled) they are
+//! about 17, 3.2 and 3.7 KB, and a fixed-window exponentiation with an exponent as long as the
+//! modulus took less time (both forms in one build, interleaved in one process, medians of
+//! 30–80 chunks, 2026-11-23): 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a
+//! median of 2.1 % at 16 (fifteen runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair
+//! is 6 KB and looped product rows were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay
+//! unrolled. At 16 limbs the squaring and the multiplication then also share one out-of-line
+//! copy of the register-window reduction ([`reduce8_shared`]), which takes the pair to 10.6 KB.
 
 /// One product or reduction row: `T[db..db+len] += rdx·src[sb..sb+len]`, column 0's
 /// accumulator already in `h1`, `z = 0` and CF = OF = 0 on entry. Leaves the carry word in `h0`
@@ -915,9 +915,10 @@ pub(super) unsafe fn final_sub<const S: usize>(
 }
 
 /// The almost Montgomery final step for `S` limbs in one unrolled `asm!` block:
-/// `out = T[S..2S] − (n & mask)` with `mask = −cy` (all ones iff the carry word `cy` is 1),
-/// in two short passes (mask `n` into `out`, then subtract) with no branch; the same result as `mulx::finish_almost`. With `u = T[S..2S] +
-/// cy·R < R + n`, the borrow out of the top word cancels `cy`, so `out < R`.
+/// `out = T[S..2S] − (n & mask)` with `mask = −cy` (all ones iff the carry word `cy` is 1), in
+/// two short passes (mask `n` into `out`, then subtract) with no branch; the same result as
+/// `mulx::finish_almost`. With `u = T[S..2S] + cy·R < R + n`, the borrow out of the top word
+/// cancels `cy`, so `out < R`.
 ///
 /// # Safety
 /// `t` is valid for `2S` limb reads, `n` for `S` reads, `out` for `S` writes (x86-64 only;
