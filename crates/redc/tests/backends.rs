@@ -210,13 +210,36 @@ fn almost_kernels_stay_below_r_and_congruent() {
 #[test]
 fn mulx_is_detected_when_the_cpu_has_it() {
     if Backend::Mulx.is_available() {
-        assert_eq!(Backend::detect(), Backend::Mulx);
+        // IFMA CPUs get the ifma backend, whose single products are MULX's.
+        let best = if Backend::Ifma.is_available() {
+            Backend::Ifma
+        } else {
+            Backend::Mulx
+        };
+        assert_eq!(Backend::detect(), best);
         assert_eq!(Backend::Mulx.kernel().unwrap().name, "mulx");
+        assert!(!Backend::Mulx.kernel().unwrap().lanes);
     } else {
         eprintln!("mulx not available on this CPU: skipped");
         assert!(Backend::Mulx.kernel().is_err());
     }
     assert_eq!(portable_kernel().name, "portable");
+}
+
+#[test]
+fn ifma_is_offered_only_with_its_extensions() {
+    if Backend::Ifma.is_available() {
+        let k = Backend::Ifma.kernel().unwrap();
+        assert_eq!(k.name, "ifma");
+        assert!(k.lanes);
+        assert!(
+            Backend::Mulx.is_available(),
+            "ifma's single products run on MULX"
+        );
+    } else {
+        eprintln!("ifma not available on this CPU: skipped");
+        assert!(Backend::Ifma.kernel().is_err());
+    }
 }
 
 #[test]

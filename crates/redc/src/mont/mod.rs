@@ -64,6 +64,10 @@ pub struct Kernel<W: Word> {
     /// The almost Montgomery multiplication and squaring (see the module documentation), if
     /// the backend has them.
     pub almost: Option<(MulFn<W>, SqrFn<W>)>,
+    /// Whether the private operation may run its independent exponentiations side by side in
+    /// AVX-512 IFMA lanes (`backend::ifma`). Only the ifma backend's kernel sets it, after the
+    /// CPU proved it has the extensions; `mul` and `sqr` are then the MULX kernel's.
+    pub lanes: bool,
 }
 
 impl<W: Word> Kernel<W> {
@@ -74,6 +78,7 @@ impl<W: Word> Kernel<W> {
             sqr: sqr.sqr_fn(),
             name: algo.name(),
             almost: None,
+            lanes: false,
         }
     }
 

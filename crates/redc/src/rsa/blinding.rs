@@ -43,6 +43,9 @@ struct Pair {
     uses: u32,
 }
 
+/// A blinded input and the factor that unblinds its result (see [`RsaPrivateKey::blind`]).
+pub(crate) type Blinded = (Zeroizing<Vec<u64>>, Zeroizing<Vec<u64>>);
+
 /// A key's cached blinding pair (see the module documentation).
 #[derive(Default)]
 pub(crate) struct BlindingCache {
@@ -82,19 +85,32 @@ impl RsaPrivateKey {
         c: &[u64],
         mode: PrivateMode,
     ) -> Result<Zeroizing<Vec<u64>>> {
+        let (cb, ai) = self.blind(rng, c)?;
+        let mb = self.unblinded_op(&cb, mode);
+        Ok(self.unblind(&mb, &ai))
+    }
+
+    /// `(c·tᵉ mod n, t⁻¹·R mod n)` for this operation's blinding pair; `c < n` in `n`'s limb
+    /// count. [`RsaPrivateKey::unblind`] with the second undoes the blinding of the result.
+    pub(crate) fn blind(&self, rng: &mut dyn CryptoRngCore, c: &[u64]) -> Result<Blinded> {
         let Pair { a, ai, .. } = self.blinding_pair(rng)?;
-        let public = self.public_key();
-        let m = public.modulus();
+        let m = self.public_key().modulus();
         let k = self.kernel();
         let mut scratch = Zeroizing::new(m.scratch());
         // REDC(c, tᵉ·R) = c·tᵉ mod n.
         let mut cb = Zeroizing::new(vec![0u64; m.limbs()]);
         (k.mul)(&mut cb, c, &a, m.n(), m.n0(), &mut scratch);
-        let mb = self.unblinded_op(&cb, mode);
-        // (c·tᵉ)^d = m·t; REDC(m·t, t⁻¹·R) = m.
+        Ok((cb, ai))
+    }
+
+    /// `m` from `mb = (c·tᵉ)^d = m·t` and `ai = t⁻¹·R`: `REDC(m·t, t⁻¹·R) = m`.
+    pub(crate) fn unblind(&self, mb: &[u64], ai: &[u64]) -> Zeroizing<Vec<u64>> {
+        let m = self.public_key().modulus();
+        let k = self.kernel();
+        let mut scratch = Zeroizing::new(m.scratch());
         let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
-        (k.mul)(&mut out, &mb, &ai, m.n(), m.n0(), &mut scratch);
-        Ok(out)
+        (k.mul)(&mut out, mb, ai, m.n(), m.n0(), &mut scratch);
+        out
     }
 
     /// The pair for this operation: the cached one (squared in the cache for the next use),

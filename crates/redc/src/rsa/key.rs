@@ -225,6 +225,8 @@ pub struct RsaPrivateKey {
     d_bytes: Zeroizing<Vec<u8>>,
     primes: Vec<BoxedUint>,
     pub(crate) crt: Vec<PrimeCrt>,
+    /// The primes' data for exponentiations in IFMA lanes, if the CPU has them.
+    pub(crate) lanes: Option<super::lanes::LanePlan>,
     /// The cached base-blinding pair (empty until the first blinded operation).
     pub(crate) blinding: BlindingCache,
 }
@@ -330,6 +332,7 @@ impl RsaPrivateKey {
                 .iter()
                 .map(|l| BoxedUint::from_limbs(l))
                 .collect(),
+            lanes: super::lanes::LanePlan::new(&crt),
             crt,
             blinding: BlindingCache::default(),
         };
@@ -497,6 +500,9 @@ impl RsaPrivateKey {
         }
         for pc in &self.crt {
             pc.for_each_secret_region(&mut f);
+        }
+        if let Some(plan) = &self.lanes {
+            plan.for_each_secret_region(&mut f);
         }
         self.blinding.for_each_secret_region(&mut f);
     }

@@ -14,6 +14,7 @@ mod encoding;
 mod error;
 mod key;
 mod keygen;
+mod lanes;
 pub mod prime;
 mod private;
 mod uint;

@@ -68,7 +68,7 @@ impl SmallPrimes {
                 r = ((((r as u128) << 64) | limb as u128) % *product as u128) as u64;
             }
             for &p in members {
-                if r % p as u64 == 0 {
+                if r.is_multiple_of(p as u64) {
                     return Some(p);
                 }
             }
@@ -124,7 +124,7 @@ fn is_small_prime(x: u64) -> bool {
     }
     let mut d = 2;
     while d * d <= x {
-        if x % d == 0 {
+        if x.is_multiple_of(d) {
             return false;
         }
         d += 1;

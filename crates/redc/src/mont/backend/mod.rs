@@ -9,6 +9,8 @@ use crate::error::{Error, Result};
 use crate::mont::{Algorithm, Kernel, SqrVariant};
 
 #[cfg(target_arch = "x86_64")]
+pub mod ifma;
+#[cfg(target_arch = "x86_64")]
 pub mod mulx;
 #[cfg(target_arch = "x86_64")]
 mod mulx_sized;
@@ -50,7 +52,7 @@ impl Backend {
         match self {
             Backend::Portable => true,
             Backend::Mulx => mulx_token().is_some(),
-            Backend::Ifma => false,
+            Backend::Ifma => ifma_kernel().is_some(),
         }
     }
 
@@ -62,7 +64,9 @@ impl Backend {
     /// The fastest available backend for single operations (CPU detection runs once and is
     /// cached).
     pub fn detect() -> Backend {
-        if Backend::Mulx.is_available() {
+        if Backend::Ifma.is_available() {
+            Backend::Ifma
+        } else if Backend::Mulx.is_available() {
             Backend::Mulx
         } else {
             Backend::Portable
@@ -95,7 +99,7 @@ impl Backend {
         Ok(match self {
             Backend::Portable => portable_kernel(),
             Backend::Mulx => mulx_kernel().ok_or(Error::BackendUnavailable)?,
-            Backend::Ifma => return Err(Error::BackendUnavailable),
+            Backend::Ifma => ifma_kernel().ok_or(Error::BackendUnavailable)?,
         })
     }
 }
@@ -107,6 +111,7 @@ pub fn portable_kernel() -> Kernel<u64> {
         sqr: SqrVariant::Modern.sqr_fn(),
         name: "portable",
         almost: None,
+        lanes: false,
     }
 }
 
@@ -118,6 +123,25 @@ fn mulx_token() -> Option<mulx::Token> {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn mulx_token() -> Option<()> {
+    None
+}
+
+/// The ifma backend's kernel: the MULX kernel for single products, with `lanes` set so that
+/// the private operation runs its exponentiations in IFMA lanes. Needs BMI2, ADX, AVX512F,
+/// AVX512VL and AVX512IFMA.
+#[cfg(target_arch = "x86_64")]
+fn ifma_kernel() -> Option<Kernel<u64>> {
+    ifma::Token::get()?;
+    let k = mulx_kernel()?;
+    Some(Kernel {
+        name: "ifma",
+        lanes: true,
+        ..k
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn ifma_kernel() -> Option<Kernel<u64>> {
     None
 }
 

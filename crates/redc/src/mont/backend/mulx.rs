@@ -77,6 +77,7 @@ pub fn kernel(_: Token) -> Kernel<u64> {
         sqr: mont_sqr::<false>,
         name: "mulx",
         almost: Some((mont_mul::<true>, mont_sqr::<true>)),
+        lanes: false,
     }
 }
 

@@ -1,0 +1,232 @@
+//! The AVX-512 IFMA lanes (`mont::backend::ifma`) against num-bigint: every compiled digit
+//! count, edge and random moduli, one to eight lanes, exponents of every shape; and the
+//! private operation and the batch API on the ifma backend against the MULX and portable
+//! kernels. Skipped (and reported) on CPUs without the extensions.
+
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+
+use common::*;
+use num_bigint::{BigUint, RandBigInt};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS, LANES};
+use redc::mont::backend::{portable_kernel, Backend};
+use redc::mont::Modulus;
+use redc::rsa::{Pkcs1v15Sign, RsaPrivateKey, SignatureScheme};
+
+fn token() -> Option<Token> {
+    let t = Token::get();
+    if t.is_none() {
+        eprintln!("ifma not available on this CPU: skipped");
+    }
+    t
+}
+
+/// Runs one call of `pow_lanes` on `jobs` (modulus, base, exponent) and checks every lane
+/// against num-bigint's `modpow`.
+fn check_call(token: Token, digits: usize, jobs: &[(BigUint, BigUint, Vec<u8>)], window: u32) {
+    let s = limbs_needed::<u64>(&jobs[0].0);
+    let moduli: Vec<Modulus<u64>> = jobs
+        .iter()
+        .map(|(n, _, _)| Modulus::new(&limbs::<u64>(n, s)).unwrap())
+        .collect();
+    let m52: Vec<Modulus52> = moduli
+        .iter()
+        .map(|m| Modulus52::new(m, digits).expect("compiled digit count"))
+        .collect();
+    let bases: Vec<Vec<u64>> = jobs.iter().map(|(_, b, _)| limbs(b, s)).collect();
+    let mut outs = vec![vec![0u64; s]; jobs.len()];
+    let mut calls: Vec<PowJob<'_>> = outs
+        .iter_mut()
+        .enumerate()
+        .map(|(i, out)| PowJob {
+            out,
+            base: &bases[i],
+            exp: &jobs[i].2,
+            modulus: &m52[i],
+        })
+        .collect();
+    ifma::pow_lanes(token, &mut calls, window);
+    for (i, (n, b, e)) in jobs.iter().enumerate() {
+        let want = b.modpow(&BigUint::from_bytes_be(e), n);
+        assert_eq!(
+            big(&outs[i]),
+            want,
+            "digits {digits} lane {i} of {} window {window} exp {} bytes",
+            jobs.len(),
+            e.len()
+        );
+    }
+}
+
+#[test]
+fn lanes_match_num_bigint_at_every_compiled_size() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(52);
+    for &digits in &COMPILED_DIGITS {
+        // The largest modulus the count takes, and one just above the previous count.
+        let top = (52 * digits - 2) as u64;
+        for bits in [top, top - 37] {
+            let mut moduli = edge_moduli(bits);
+            while moduli.len() < LANES {
+                moduli.push(random_modulus(&mut rng, bits));
+            }
+            for lanes in [1usize, 2, 3, LANES] {
+                for elen in [0usize, 1, 17, (bits as usize).div_ceil(8)] {
+                    let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..lanes)
+                        .map(|i| {
+                            let n = moduli[(i + lanes) % moduli.len()].clone();
+                            let b = match i % 4 {
+                                0 => rng.gen_biguint_below(&n),
+                                1 => BigUint::from(0u32),
+                                2 => &n - 1u32,
+                                _ => BigUint::from(1u32),
+                            };
+                            let e: Vec<u8> = (0..elen).map(|_| rng.gen()).collect();
+                            (n, b, e)
+                        })
+                        .collect();
+                    let window = ifma::window_for(elen * 8, digits);
+                    check_call(token, digits, &jobs, window);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_window_and_all_ones_exponents() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let bits = 1024;
+    let digits = ifma::digits_for(bits).unwrap();
+    for window in 1..=7 {
+        let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..LANES)
+            .map(|i| {
+                let n = random_modulus(&mut rng, bits as u64);
+                let b = rng.gen_biguint_below(&n);
+                let e = if i % 2 == 0 {
+                    vec![0xff; 128]
+                } else {
+                    (0..128).map(|_| rng.gen()).collect()
+                };
+                (n, b, e)
+            })
+            .collect();
+        check_call(token, digits, &jobs, window);
+    }
+}
+
+#[test]
+fn modulus52_rejects_too_few_or_uncompiled_digits() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let n = random_modulus(&mut rng, 1024);
+    let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
+    assert_eq!(ifma::digits_for(1024), Some(20));
+    assert!(Modulus52::new(&m, 20).is_some());
+    assert!(Modulus52::new(&m, 19).is_none(), "too few digits");
+    assert!(Modulus52::new(&m, 21).is_none(), "not compiled");
+    assert_eq!(
+        ifma::digits_for(52 * 40 - 1),
+        None,
+        "beyond the largest count"
+    );
+}
+
+/// Keys of every lane shape: two primes of 20 digits (lanes), 30 digits (MULX unless
+/// batched), three and four primes.
+fn keys(rng: &mut ChaCha8Rng) -> Vec<RsaPrivateKey> {
+    [(1024, 2), (2048, 2), (2048, 3), (3072, 2), (4096, 4)]
+        .into_iter()
+        .map(|(bits, primes)| RsaPrivateKey::new_multi_prime(rng, bits, primes).unwrap())
+        .collect()
+}
+
+#[test]
+fn private_operation_and_batches_match_other_kernels() {
+    if !Backend::Ifma.is_available() {
+        eprintln!("ifma not available on this CPU: skipped");
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for mut key in keys(&mut rng) {
+        let k = key.size();
+        let n = BigUint::from_bytes_be(&key.n().to_be_bytes());
+        let inputs: Vec<Vec<u8>> = (0..11)
+            .map(|i| {
+                let x = match i {
+                    0 => BigUint::from(0u32),
+                    1 => &n - 1u32,
+                    _ => rng.gen_biguint_below(&n),
+                };
+                let b = x.to_bytes_be();
+                let mut v = vec![0u8; k - b.len()];
+                v.extend_from_slice(&b);
+                v
+            })
+            .collect();
+        let refs: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+
+        key.set_kernel(portable_kernel());
+        let want: Vec<Vec<u8>> = refs
+            .iter()
+            .map(|i| key.raw_private(None, i).unwrap().to_vec())
+            .collect();
+        for b in [Backend::Mulx, Backend::Ifma] {
+            if !b.is_available() {
+                continue;
+            }
+            key.set_kernel(b.kernel().unwrap());
+            for (i, w) in refs.iter().zip(&want) {
+                assert_eq!(
+                    &key.raw_private(None, i).unwrap()[..],
+                    &w[..],
+                    "{}",
+                    b.name()
+                );
+                assert_eq!(
+                    &key.raw_private(Some(&mut rng), i).unwrap()[..],
+                    &w[..],
+                    "{} blinded",
+                    b.name()
+                );
+            }
+            // Batches of every length up to eleven (more than one call of eight lanes).
+            for len in [1, 2, 3, 4, 5, 8, 11] {
+                let got = key.raw_private_batch(None, &refs[..len]).unwrap();
+                let blinded = key.raw_private_batch(Some(&mut rng), &refs[..len]).unwrap();
+                for j in 0..len {
+                    assert_eq!(&got[j][..], &want[j][..], "{} batch {len}", b.name());
+                    assert_eq!(&blinded[j][..], &want[j][..], "{} blinded batch", b.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sign_batch_gives_the_single_signatures() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
+    let scheme = Pkcs1v15Sign::new::<sha2::Sha256>();
+    let hashes: Vec<Vec<u8>> = (0..9u8).map(|i| vec![i; 32]).collect();
+    let refs: Vec<&[u8]> = hashes.iter().map(|h| &h[..]).collect();
+    let batch = scheme.sign_batch(Some(&mut rng), &key, &refs).unwrap();
+    assert_eq!(batch.len(), refs.len());
+    for (h, sig) in refs.iter().zip(&batch) {
+        let single = Pkcs1v15Sign::new::<sha2::Sha256>()
+            .sign(None, &key, h)
+            .unwrap();
+        assert_eq!(sig, &single);
+        Pkcs1v15Sign::new::<sha2::Sha256>()
+            .verify(key.public_key(), h, sig)
+            .unwrap();
+    }
+    // All or nothing: one hash of the wrong length fails the batch.
+    let mut bad = refs.clone();
+    bad[4] = &hashes[0][..31];
+    assert!(scheme.sign_batch(None, &key, &bad).is_err());
+    assert!(scheme.sign_batch(None, &key, &[]).unwrap().is_empty());
+}
