@@ -115,7 +115,8 @@ struct PowmArgs {
     #[arg(long, value_parser = parse_word, default_value = "64")]
     word: WordSize,
     /// Kernel backend for --word 64: auto (REDC_BACKEND, else the best this CPU runs),
-    /// portable, mulx or ifma [default: auto]. Word 32 always uses the portable kernel; a
+    /// portable, mulx or ifma [default: auto]. ifma runs fixed:K in an AVX-512 IFMA lane and
+    /// the other methods on its MULX products. Word 32 always uses the portable kernel; a
     /// named backend this CPU cannot run exits with status 1.
     #[arg(long, value_parser = parse_backend)]
     backend: Option<BackendChoice>,
@@ -384,6 +385,18 @@ fn powm(a: &PowmArgs) -> Result<String, CliError> {
                     ))
                 })?
             };
+            // The ifma backend runs the constant-time fixed window in an IFMA lane.
+            #[cfg(target_arch = "x86_64")]
+            if let (true, redc::exp::Method::Fixed(w), Some(token)) =
+                (k.lanes, a.method, redc::mont::backend::ifma::Token::get())
+            {
+                let m = modulus::<u64>(&a.n)?;
+                let base = operand(&m, &a.base, "base")?;
+                let mut out = vec![0u64; m.limbs()];
+                if redc::mont::backend::ifma::pow(token, &mut out, &base, &a.exp.0, &m, w) {
+                    return Ok(to_hex(&out));
+                }
+            }
             powm_with(a, &k)
         }
     }

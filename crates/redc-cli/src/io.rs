@@ -140,7 +140,7 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>, CliError> {
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
         .unwrap_or(s);
-    if t.len() % 2 != 0 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !t.len().is_multiple_of(2) || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(CliError::usage(format!(
             "{what}: not an even-length hex string: {s:?}"
         )));

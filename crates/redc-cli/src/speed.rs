@@ -51,6 +51,11 @@ pub struct Args {
     /// The openssl binary to race (implies --vs-openssl; default: `openssl` on PATH).
     #[arg(long, value_name = "PATH")]
     openssl: Option<PathBuf>,
+    /// Also sign in batches of N (1..=1024) through the batch API, adding a row per size with
+    /// "batch": true whose sign/s counts every signature (and OpenSSL's single-operation
+    /// figures for the ratio).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    batch: Option<u16>,
     /// Instead of RSA, the ns per Montgomery multiplication of every algorithm and word size.
     #[arg(long)]
     mont: bool,
@@ -127,10 +132,18 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
         );
         let subject = Subject::new(bits, args.primes)?;
         let (mut sign, mut verify, mut osign, mut overify) = (vec![], vec![], vec![], vec![]);
+        let mut bsign = vec![];
         for r in 0..ROUNDS {
             eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} redc", r + 1);
             sign.push(subject.sign_rate(round)?);
             verify.push(subject.verify_rate(round)?);
+            if let Some(n) = args.batch {
+                eprintln!(
+                    "redc speed: {bits} bits: round {}/{ROUNDS} redc, batches of {n}",
+                    r + 1
+                );
+                bsign.push(subject.sign_batch_rate(round, n as usize)?);
+            }
             if let Some(path) = &openssl {
                 eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} openssl", r + 1);
                 let (s, v) = rsa_speed::openssl_speed(path, bits, args.primes, ossl_seconds)?;
@@ -142,6 +155,8 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             bits,
             primes: args.primes,
             backend: backend.name().to_string(),
+            batch: false,
+            batch_size: 1,
             sign_per_s: median(&mut sign),
             verify_per_s: median(&mut verify),
             openssl_sign_per_s: None,
@@ -156,7 +171,17 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             row.sign_ratio = Some(row.sign_per_s / s);
             row.verify_ratio = Some(row.verify_per_s / v);
         }
-        rows.push(row);
+        if let Some(n) = args.batch {
+            let mut b = row.clone();
+            b.batch = true;
+            b.batch_size = n as usize;
+            b.sign_per_s = median(&mut bsign);
+            b.sign_ratio = b.openssl_sign_per_s.map(|s| b.sign_per_s / s);
+            rows.push(row);
+            rows.push(b);
+        } else {
+            rows.push(row);
+        }
     }
     Ok(rows)
 }
