@@ -43,6 +43,60 @@ fn json_rows_have_the_documented_keys() {
 }
 
 #[test]
+fn batch_adds_a_row_per_size_counting_every_signature() {
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024",
+        "--primes",
+        "3",
+        "--seconds",
+        "0.06",
+        "--batch",
+        "5",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
+    let rows = v["results"].as_array().expect("results array");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["batch"], false);
+    assert_eq!(rows[1]["batch"], true);
+    assert_eq!(rows[1]["batch_size"], 5);
+    for row in rows {
+        assert_eq!(row["bits"], 1024);
+        assert_eq!(row["primes"], 3);
+        assert!(row["sign_per_s"].as_f64().unwrap() > 0.0);
+    }
+    // The table labels the batch row.
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024",
+        "--seconds",
+        "0.06",
+        "--batch",
+        "2",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("rsa 1024 bits 2p") && l.contains(" x2 ")),
+        "{text}"
+    );
+    // Out of range.
+    for bad in ["0", "1025", "x"] {
+        let out = redc(&["speed", "--bits", "1024", "--batch", bad]);
+        assert_eq!(out.status.code(), Some(2), "--batch {bad}");
+    }
+}
+
+#[test]
 fn multi_prime_and_forced_portable_backend() {
     let out = Command::new(env!("CARGO_BIN_EXE_redc"))
         .args([
