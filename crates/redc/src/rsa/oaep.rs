@@ -65,6 +65,44 @@ impl Oaep {
         }
     }
 
+    /// Decrypts several ciphertexts at once with `key` (RFC 8017 §7.1.2 for each), through
+    /// [`RsaPrivateKey::raw_private_batch`]: with the ifma backend their exponentiations
+    /// share AVX-512 IFMA lanes. Each ciphertext gets its own result, the same one
+    /// [`PaddingScheme::decrypt`] gives (a wrong length, a value not below `n` and every
+    /// padding defect are the one [`Error::Decryption`]); only a fault ([`Error::FaultDetected`])
+    /// or a failing generator ([`Error::Rng`]) fails the whole batch, releasing nothing.
+    pub fn decrypt_batch(
+        &self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        key: &RsaPrivateKey,
+        ciphertexts: &[&[u8]],
+    ) -> Result<Vec<Result<Vec<u8>>>> {
+        let k = key.size();
+        let hlen = self.hash.size();
+        // Step 1 for each (public data): length, and c < n; the rest go to the batch.
+        let ok: Vec<bool> = ciphertexts
+            .iter()
+            .map(|c| c.len() == k && k >= 2 * hlen + 2 && key.public_key().read_input(c).is_ok())
+            .collect();
+        let valid: Vec<&[u8]> = ciphertexts
+            .iter()
+            .zip(&ok)
+            .filter(|(_, &ok)| ok)
+            .map(|(c, _)| *c)
+            .collect();
+        let ems = key
+            .raw_private_batch(rng, &valid)
+            .map_err(decryption_error)?;
+        let mut ems = ems.into_iter();
+        Ok(ok
+            .iter()
+            .map(|&ok| match (ok, ok.then(|| ems.next()).flatten()) {
+                (true, Some(em)) => self.unpad(&em),
+                _ => Err(Error::Decryption),
+            })
+            .collect())
+    }
+
     /// The same padding with a different hash inside MGF1.
     pub fn with_mgf_hash(self, mgf_hash: HashAlg) -> Self {
         Oaep {
