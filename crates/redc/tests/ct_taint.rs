@@ -186,8 +186,8 @@ fn child() {
     }
     for b in Backend::ALL {
         if !b.is_available() {
-            // Valgrind 3.19's virtual CPU reports BMI2 but not ADX, so the MULX/ADCX/ADOX
-            // kernel cannot run under it.
+            // Valgrind 3.19's virtual CPU reports BMI2 but not ADX, and no AVX-512, so neither
+            // the MULX/ADCX/ADOX kernel nor the IFMA lanes can run under it.
             eprintln!("taint: backend {} unavailable under valgrind", b.name());
         }
     }

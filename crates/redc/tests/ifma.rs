@@ -25,9 +25,24 @@ fn token() -> Option<Token> {
     t
 }
 
+/// Which of the two IFMA exponentiations a check runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Form {
+    /// `ifma::pow_lanes`: up to eight, one per lane.
+    Lanes,
+    /// `ifma_pair::pow_pair`: one or two, each across its registers.
+    Pair,
+}
+
 /// Runs one call of `pow_lanes` on `jobs` (modulus, base, exponent) and checks every lane
 /// against num-bigint's `modpow`.
-fn check_call(token: Token, digits: usize, jobs: &[(BigUint, BigUint, Vec<u8>)], window: u32) {
+fn check_call(
+    token: Token,
+    form: Form,
+    digits: usize,
+    jobs: &[(BigUint, BigUint, Vec<u8>)],
+    window: u32,
+) {
     let s = limbs_needed::<u64>(&jobs[0].0);
     let moduli: Vec<Modulus<u64>> = jobs
         .iter()
@@ -49,13 +64,16 @@ fn check_call(token: Token, digits: usize, jobs: &[(BigUint, BigUint, Vec<u8>)],
             modulus: &m52[i],
         })
         .collect();
-    ifma::pow_lanes(token, &mut calls, window);
+    match form {
+        Form::Lanes => ifma::pow_lanes(token, &mut calls, window),
+        Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, &mut calls, window),
+    }
     for (i, (n, b, e)) in jobs.iter().enumerate() {
         let want = b.modpow(&BigUint::from_bytes_be(e), n);
         assert_eq!(
             big(&outs[i]),
             want,
-            "digits {digits} lane {i} of {} window {window} exp {} bytes",
+            "{form:?}: digits {digits} lane {i} of {} window {window} exp {} bytes",
             jobs.len(),
             e.len()
         );
@@ -74,7 +92,14 @@ fn lanes_match_num_bigint_at_every_compiled_size() {
             while moduli.len() < LANES {
                 moduli.push(random_modulus(&mut rng, bits));
             }
-            for lanes in [1usize, 2, 3, LANES] {
+            for (form, lanes) in [
+                (Form::Lanes, 1usize),
+                (Form::Lanes, 2),
+                (Form::Lanes, 3),
+                (Form::Lanes, LANES),
+                (Form::Pair, 1),
+                (Form::Pair, 2),
+            ] {
                 for elen in [0usize, 1, 17, (bits as usize).div_ceil(8)] {
                     let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..lanes)
                         .map(|i| {
@@ -90,7 +115,7 @@ fn lanes_match_num_bigint_at_every_compiled_size() {
                         })
                         .collect();
                     let window = ifma::window_for(elen * 8, digits);
-                    check_call(token, digits, &jobs, window);
+                    check_call(token, form, digits, &jobs, window);
                 }
             }
         }
@@ -116,7 +141,8 @@ fn every_window_and_all_ones_exponents() {
                 (n, b, e)
             })
             .collect();
-        check_call(token, digits, &jobs, window);
+        check_call(token, Form::Lanes, digits, &jobs, window);
+        check_call(token, Form::Pair, digits, &jobs[..2], window);
     }
 }
 

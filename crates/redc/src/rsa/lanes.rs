@@ -6,7 +6,7 @@
 //! [`Modulus52`] with one digit count for all of them (the largest prime's), and every `dᵢ`
 //! padded to one byte length, since all lanes of a call share the digit count and the
 //! exponent's length. It is used only when the key's kernel allows it
-//! ([`crate::mont::Kernel::lanes`], the ifma backend) and [`LanePlan::worth_it`].
+//! ([`crate::mont::Kernel::lanes`], the ifma backend).
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
@@ -21,7 +21,6 @@ mod imp {
     /// Every prime's lane data (see the module documentation).
     #[derive(Clone)]
     pub(crate) struct LanePlan {
-        digits: usize,
         moduli: Vec<Modulus52>,
         /// `dᵢ` big-endian, all padded to the longest prime's byte length.
         exps: Vec<Zeroizing<Vec<u8>>>,
@@ -50,24 +49,18 @@ mod imp {
                 })
                 .collect();
             Some(LanePlan {
-                digits,
                 moduli,
                 exps,
                 window: ifma::window_for(len * 8, digits),
             })
         }
 
-        /// Whether a call with `jobs` exponentiations beats running them one after another
-        /// on the MULX kernel. A call costs the same for one job or eight; measured on an
-        /// Intel Xeon (Emerald Rapids) with 1024-bit primes (20 digits) two jobs already
-        /// gain (one call takes about 0.8 of two MULX exponentiations), at 1536 and 2048
-        /// bits (30, 40 digits) two do not (1.1–1.2) but three do.
-        pub(crate) fn worth_it(&self, jobs: usize) -> bool {
-            jobs >= 3 || self.digits <= 20
-        }
-
         /// `outs[i] = cis[i]^d_{primes[i]} mod r_{primes[i]}` for up to [`LANES`] jobs in
-        /// one call; constant time.
+        /// one call; constant time. One or two jobs (a two-prime operation) run across the
+        /// registers, interleaved (`ifma_pair`); three or more one per lane (`ifma`), where a
+        /// call costs the same for three jobs or eight. Measured on an Intel Xeon (Emerald
+        /// Rapids) with 1024-bit primes: two jobs take 282 µs interleaved, 454 µs in lanes and
+        /// about 580 µs on the MULX kernel one after the other; eight take 454 µs in lanes.
         pub(crate) fn pow(
             &self,
             token: Token,
@@ -86,7 +79,11 @@ mod imp {
                     modulus: &self.moduli[p],
                 })
                 .collect();
-            ifma::pow_lanes(token, &mut jobs, self.window);
+            if jobs.len() <= 2 {
+                crate::mont::backend::ifma_pair::pow_pair(token, &mut jobs, self.window);
+            } else {
+                ifma::pow_lanes(token, &mut jobs, self.window);
+            }
         }
 
         /// Test hook: every secret buffer.

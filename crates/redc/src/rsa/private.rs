@@ -320,9 +320,6 @@ impl RsaPrivateKey {
             let jobs = parts.len();
             for first in (0..jobs).step_by(crate::mont::backend::ifma::LANES) {
                 let chunk = first..(first + crate::mont::backend::ifma::LANES).min(jobs);
-                if !plan.worth_it(chunk.len()) {
-                    continue;
-                }
                 let primes: Vec<usize> = chunk.clone().map(|j| j % k).collect();
                 let bases: Vec<&[u64]> = chunk.clone().map(|j| &cis[j][..]).collect();
                 plan.pow(token, &primes, &bases, &mut parts[chunk.clone()]);

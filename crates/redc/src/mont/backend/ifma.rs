@@ -53,7 +53,7 @@ pub const LANES: usize = 8;
 /// 4096-bit two-prime keys.
 pub const MAX_DIGITS: usize = 40;
 
-const MASK52: u64 = (1 << 52) - 1;
+pub(super) const MASK52: u64 = (1 << 52) - 1;
 
 /// Proof that this CPU supports AVX512F, AVX512VL and AVX512IFMA.
 #[derive(Clone, Copy, Debug)]
@@ -118,15 +118,15 @@ pub fn digits_for_bits(bits: usize) -> usize {
 /// when dropped.
 #[derive(Clone)]
 pub struct Modulus52 {
-    digits: usize,
+    pub(super) digits: usize,
     /// `n` in `digits` digits.
-    n: Zeroizing<Vec<u64>>,
+    pub(super) n: Zeroizing<Vec<u64>>,
     /// `−n⁻¹ mod 2^52`.
-    k0: u64,
+    pub(super) k0: u64,
     /// `2^(104·digits) mod n` in `digits` digits (to enter the domain).
-    rr: Zeroizing<Vec<u64>>,
+    pub(super) rr: Zeroizing<Vec<u64>>,
     /// `n` in 64-bit limbs (for the final subtraction).
-    n64: Zeroizing<Vec<u64>>,
+    pub(super) n64: Zeroizing<Vec<u64>>,
 }
 
 impl core::fmt::Debug for Modulus52 {
@@ -195,7 +195,7 @@ impl Modulus52 {
 
 /// `out` (digits of 52 bits) = `x` (64-bit limbs), truncated or zero-extended. Every bit
 /// position is public, so this is constant time.
-fn to_radix52(out: &mut [u64], x: &[u64]) {
+pub(super) fn to_radix52(out: &mut [u64], x: &[u64]) {
     for (d, o) in out.iter_mut().enumerate() {
         let bit = 52 * d;
         let (w, sh) = (bit / 64, bit % 64);
@@ -210,7 +210,7 @@ fn to_radix52(out: &mut [u64], x: &[u64]) {
 }
 
 /// `out` (64-bit limbs) = `x` (normalised 52-bit digits), truncated or zero-extended.
-fn from_radix52(out: &mut [u64], x: &[u64]) {
+pub(super) fn from_radix52(out: &mut [u64], x: &[u64]) {
     out.fill(0);
     for (d, &v) in x.iter().enumerate() {
         let bit = 52 * d;

@@ -11,6 +11,8 @@ use crate::mont::{Algorithm, Kernel, SqrVariant};
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 #[cfg(target_arch = "x86_64")]
+pub mod ifma_pair;
+#[cfg(target_arch = "x86_64")]
 pub mod mulx;
 #[cfg(target_arch = "x86_64")]
 mod mulx_sized;

@@ -1,0 +1,398 @@
+//! Two exponentiations interleaved, each spread across the lanes of its own registers
+//! ("horizontal" layout): the single private operation of a two-prime key on AVX-512 IFMA.
+//!
+//! The lane layout of [`super::ifma`] runs up to eight exponentiations for the price of one,
+//! which a two-prime signature cannot fill. Here one number of `L` digits occupies
+//! `NV = ⌈L/8⌉` registers, digit `j` in lane `j mod 8` of register `j / 8`, and a Montgomery
+//! product is a loop over the digits `bᵢ` of the second operand (almost Montgomery
+//! multiplication in the form of Gueron and Krasnov, as in OpenSSL's `rsaz-avx512`):
+//!
+//! ```text
+//! acc = lo(a·b₀)                                   (every digit of a at once)
+//! for i in 0..L:
+//!     y   = (acc₀ · k₀) mod 2^52                   (lane 0, in a general register)
+//!     P   = acc + lo(n·y)                          (lane 0 of P is now ≡ 0 mod 2^52)
+//!     acc = (P >> one lane) + carry(P₀) + hi(a·bᵢ) + lo(a·bᵢ₊₁) + hi(n·y)
+//! ```
+//!
+//! The terms that do not depend on `y` (`hi(a·bᵢ) + lo(a·bᵢ₊₁)`, already in the shifted
+//! position) are computed off the critical path, so each step waits only on
+//! `acc₀ → y → lo(n·y) → shift`; the two numbers' steps are independent and interleave. At the
+//! end one scalar carry pass brings the digits back below 2^52 and stores them, since the
+//! next product reads them as its `b` operand.
+//!
+//! Bounds as in [`super::ifma`]: inputs and outputs `< 2n` with `2^(52·L) > 4n`, columns below
+//! 2^60. Constant time: every loop bound and address is a function of `L`, the window and the
+//! exponent's length; the table scan reads every entry under per-number compare masks.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+use zeroize::{Zeroize, Zeroizing};
+
+use super::ifma::{from_radix52, to_radix52, PowJob, Token, MASK52, MAX_DIGITS};
+use crate::nat;
+
+/// Digits in one scalar buffer: every compiled count plus the zero read past the end.
+const BUF: usize = MAX_DIGITS + 8;
+
+type V = __m512i;
+
+/// A number's digits in memory, zero beyond its `L` digits.
+type Digits = [u64; BUF];
+
+/// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), the two
+/// interleaved in one instruction stream, in constant time, with a `window`-bit fixed window
+/// (`1..=8`). Both moduli MUST have the same digit count and both exponents the same length
+/// (panics otherwise: these are the caller's public shapes).
+pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
+    assert!((1..=2).contains(&jobs.len()), "one or two jobs");
+    assert!((1..=8).contains(&window), "window must be in 1..=8");
+    let l = jobs[0].modulus.digits;
+    let elen = jobs[0].exp.len();
+    for j in jobs.iter() {
+        assert!(
+            j.modulus.digits == l && j.exp.len() == elen,
+            "jobs of one shape"
+        );
+        assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
+    }
+    // A lone job runs next to a copy of itself (its result is discarded).
+    let job = |u: usize| &jobs[if u < jobs.len() { u } else { 0 }];
+
+    let mut inputs = Zeroizing::new(Inputs {
+        n: [[0; BUF]; 2],
+        rr: [[0; BUF]; 2],
+        base: [[0; BUF]; 2],
+        k0: [0; 2],
+    });
+    for u in 0..2 {
+        let j = job(u);
+        inputs.n[u][..l].copy_from_slice(&j.modulus.n);
+        inputs.rr[u][..l].copy_from_slice(&j.modulus.rr);
+        to_radix52(&mut inputs.base[u][..l], j.base);
+        inputs.k0[u] = j.modulus.k0;
+    }
+    let digits = (elen * 8).div_ceil(window as usize);
+    let mut exp_digits = Zeroizing::new(vec![[0u64; 2]; digits]);
+    for (w, row) in exp_digits.iter_mut().enumerate() {
+        let lo = (digits - 1 - w) * window as usize;
+        for (u, e) in row.iter_mut().enumerate() {
+            *e = u64::from(crate::exp::exp_bits(job(u).exp, lo, window));
+        }
+    }
+
+    let mut result = Zeroizing::new([[0u64; BUF]; 2]);
+    // SAFETY (each arm): the token proves AVX512F, AVX512VL and AVX512IFMA.
+    match l.div_ceil(8) {
+        1 => unsafe { pair_core::<1>(&mut result, &inputs, &exp_digits, l, window) },
+        2 => unsafe { pair_core::<2>(&mut result, &inputs, &exp_digits, l, window) },
+        3 => unsafe { pair_core::<3>(&mut result, &inputs, &exp_digits, l, window) },
+        4 => unsafe { pair_core::<4>(&mut result, &inputs, &exp_digits, l, window) },
+        5 => unsafe { pair_core::<5>(&mut result, &inputs, &exp_digits, l, window) },
+        _ => unreachable!("Modulus52 has at most MAX_DIGITS = 40 digits"),
+    }
+
+    // Back to 64-bit limbs, then the one masked subtraction (the result is ≤ n).
+    for (u, job) in jobs.iter_mut().enumerate() {
+        from_radix52(job.out, &result[u][..l]);
+        let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
+        nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+    }
+}
+
+/// Both numbers' inputs in digit form.
+struct Inputs {
+    n: [Digits; 2],
+    rr: [Digits; 2],
+    base: [Digits; 2],
+    k0: [u64; 2],
+}
+
+impl Zeroize for Inputs {
+    fn zeroize(&mut self) {
+        for b in [&mut self.n, &mut self.rr, &mut self.base] {
+            for d in b.iter_mut() {
+                d.zeroize();
+            }
+        }
+        self.k0.zeroize();
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn load_num<const NV: usize>(d: &Digits) -> [V; NV] {
+    let mut r = [_mm512_setzero_si512(); NV];
+    for (v, x) in r.iter_mut().enumerate() {
+        // SAFETY: 8·NV ≤ 40 < BUF readable u64s.
+        *x = unsafe { _mm512_loadu_si512(d[8 * v..].as_ptr() as *const _) };
+    }
+    r
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn store_num<const NV: usize>(d: &mut Digits, x: &[V; NV]) {
+    for (v, &x) in x.iter().enumerate() {
+        // SAFETY: 8·NV ≤ 40 < BUF writable u64s.
+        unsafe { _mm512_storeu_si512(d[8 * v..].as_mut_ptr() as *mut _, x) };
+    }
+}
+
+/// The two numbers' moduli and constants, in registers.
+struct Pair<const NV: usize> {
+    l: usize,
+    n: [[V; NV]; 2],
+    /// `k₀` of each number in every lane.
+    k0: [V; 2],
+}
+
+impl<const NV: usize> Pair<NV> {
+    /// `out[u] = a[u]·b[u]·R⁻¹ (mod nᵤ)` for both numbers, `< 2n` for inputs `< 2n`: `a` in
+    /// registers, `b` as digits in memory; `out` gets the normalised digits (zero beyond
+    /// `L`) and the function returns them in registers.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+    fn amm(&self, out: &mut [Digits; 2], a: &[[V; NV]; 2], b: [&Digits; 2]) -> [[V; NV]; 2] {
+        let zero = _mm512_setzero_si512();
+        let mut acc = [[zero; NV]; 2];
+        let mut bi = [zero; 2];
+        for u in 0..2 {
+            bi[u] = _mm512_set1_epi64(b[u][0] as i64);
+            for v in 0..NV {
+                acc[u][v] = _mm512_madd52lo_epu64(zero, a[u][v], bi[u]);
+            }
+        }
+        for i in 0..self.l {
+            for u in 0..2 {
+                // b beyond L digits is zero, so the last step adds nothing for bᵢ₊₁.
+                let bn = _mm512_set1_epi64(b[u][i + 1] as i64);
+                // y = lo(acc₀·k₀) in every lane, kept in the vector unit.
+                let y = _mm512_madd52lo_epu64(zero, acc[u][0], self.k0[u]);
+                let y = _mm512_broadcastq_epi64(_mm512_castsi512_si128(y));
+                let mut p = [zero; NV];
+                let mut rest = [zero; NV];
+                for v in 0..NV {
+                    let t = _mm512_madd52hi_epu64(zero, a[u][v], bi[u]);
+                    let t = _mm512_madd52lo_epu64(t, a[u][v], bn);
+                    rest[v] = _mm512_madd52hi_epu64(t, self.n[u][v], y);
+                    p[v] = _mm512_madd52lo_epu64(acc[u][v], self.n[u][v], y);
+                }
+                let carry = _mm512_maskz_srli_epi64::<52>(1, p[0]);
+                for v in 0..NV {
+                    let next = if v + 1 < NV { p[v + 1] } else { zero };
+                    let shifted = _mm512_alignr_epi64::<1>(next, p[v]);
+                    acc[u][v] = _mm512_add_epi64(shifted, rest[v]);
+                }
+                acc[u][0] = _mm512_add_epi64(acc[u][0], carry);
+                bi[u] = bn;
+            }
+        }
+        // Back to 52-bit digits, in registers; the digits also go to memory for the next
+        // product's `b`.
+        for u in 0..2 {
+            normalise(&mut acc[u]);
+            store_num(&mut out[u], &acc[u]);
+        }
+        acc
+    }
+}
+
+/// Brings every digit of `x` (each below 2^61) back below 2^52, moving the carries up, in
+/// constant time: one pass moves each digit's excess to the next lane (leaving at most one
+/// more carry per digit), then the lanes that overflow (`x ≥ 2^52`) and those that would pass a
+/// carry on (`x = 2^52 − 1`) become bit masks, and one integer addition on the masks ripples
+/// the last carries through (OpenSSL's AMM normalisation uses the same trick). The value must
+/// fit: no carry leaves the top lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn normalise<const NV: usize>(x: &mut [V; NV]) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let zero = _mm512_setzero_si512();
+    let mut carry = [zero; NV];
+    for v in 0..NV {
+        carry[v] = _mm512_srli_epi64::<52>(x[v]);
+        x[v] = _mm512_and_si512(x[v], mask);
+    }
+    for v in 0..NV {
+        let below = if v > 0 { carry[v - 1] } else { zero };
+        // Lane 0 gets the top lane of the register below, the others their neighbour's.
+        x[v] = _mm512_add_epi64(x[v], _mm512_alignr_epi64::<7>(carry[v], below));
+    }
+    let (mut g, mut p) = (0u64, 0u64);
+    for (v, &xv) in x.iter().enumerate() {
+        g |= u64::from(_mm512_cmpgt_epu64_mask(xv, mask)) << (8 * v);
+        p |= u64::from(_mm512_cmpeq_epu64_mask(xv, mask)) << (8 * v);
+    }
+    // Bit j: whether digit j receives a carry (from an overflow below, or passed along a run
+    // of 2^52 − 1 digits).
+    let c = ((g << 1).wrapping_add(p)) ^ p;
+    let one = _mm512_set1_epi64(1);
+    for (v, xv) in x.iter_mut().enumerate() {
+        let k = (c >> (8 * v)) as u8;
+        *xv = _mm512_and_si512(_mm512_mask_add_epi64(*xv, k, *xv, one), mask);
+    }
+}
+
+/// `dst = table[idx]` per number, reading every entry under a compare mask.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn select<const NV: usize>(dst: &mut Digits, table: &[Digits], idx: u64) {
+    let want = _mm512_set1_epi64(idx as i64);
+    let mut r = [_mm512_setzero_si512(); NV];
+    for (e, entry) in table.iter().enumerate() {
+        let mask = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        let x: [V; NV] = load_num(entry);
+        for v in 0..NV {
+            r[v] = _mm512_mask_mov_epi64(r[v], mask, x[v]);
+        }
+    }
+    store_num(dst, &r);
+}
+
+/// The exponentiation proper (see [`pow_pair`]) for numbers of `NV` registers.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn pair_core<const NV: usize>(
+    out: &mut [Digits; 2],
+    inputs: &Inputs,
+    exp_digits: &[[u64; 2]],
+    l: usize,
+    window: u32,
+) {
+    let pair = Pair::<NV> {
+        l,
+        n: [load_num(&inputs.n[0]), load_num(&inputs.n[1])],
+        k0: [
+            _mm512_set1_epi64(inputs.k0[0] as i64),
+            _mm512_set1_epi64(inputs.k0[1] as i64),
+        ],
+    };
+    let mut one = [0u64; BUF];
+    one[0] = 1;
+    let rrv = [load_num::<NV>(&inputs.rr[0]), load_num(&inputs.rr[1])];
+    let basev = [load_num::<NV>(&inputs.base[0]), load_num(&inputs.base[1])];
+
+    let entries = 1usize << window;
+    let mut tables: [Vec<Digits>; 2] = [vec![[0; BUF]; entries], vec![[0; BUF]; entries]];
+    let mut d = [[0u64; BUF]; 2];
+    // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
+    pair.amm(&mut d, &rrv, [&one, &one]);
+    tables[0][0] = d[0];
+    tables[1][0] = d[1];
+    let mut prev = pair.amm(&mut d, &basev, [&inputs.rr[0], &inputs.rr[1]]);
+    tables[0][1] = d[0];
+    tables[1][1] = d[1];
+    for e in 2..entries {
+        let (t1a, t1b) = (tables[0][1], tables[1][1]);
+        prev = pair.amm(&mut d, &prev, [&t1a, &t1b]);
+        tables[0][e] = d[0];
+        tables[1][e] = d[1];
+    }
+
+    let mut acc_d = [[0u64; BUF]; 2];
+    let mut sel = [[0u64; BUF]; 2];
+    let mut acc;
+    let mut rows = exp_digits.iter();
+    if let Some(first) = rows.next() {
+        for u in 0..2 {
+            select::<NV>(&mut acc_d[u], &tables[u], first[u]);
+        }
+        acc = [load_num::<NV>(&acc_d[0]), load_num(&acc_d[1])];
+        for row in rows {
+            for _ in 0..window {
+                let b = acc_d;
+                acc = pair.amm(&mut acc_d, &acc, [&b[0], &b[1]]);
+            }
+            for u in 0..2 {
+                select::<NV>(&mut sel[u], &tables[u], row[u]);
+            }
+            acc = pair.amm(&mut acc_d, &acc, [&sel[0], &sel[1]]);
+        }
+    } else {
+        acc = [load_num::<NV>(&tables[0][0]), load_num(&tables[1][0])];
+    }
+    // Leave the domain: a product by 1 gives a value ≤ n.
+    pair.amm(out, &acc, [&one, &one]);
+    for t in tables.iter_mut() {
+        for e in t.iter_mut() {
+            e.zeroize();
+        }
+    }
+    acc_d.zeroize();
+    sel.zeroize();
+    d.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digits of `d` carried through one lane at a time, in general registers.
+    fn reference(d: &[u64]) -> Vec<u64> {
+        let mut carry = 0u64;
+        d.iter()
+            .map(|&x| {
+                let x = x + carry;
+                carry = x >> 52;
+                x & MASK52
+            })
+            .collect()
+    }
+
+    #[test]
+    fn normalise_ripples_carries_through_all_ones_digits() {
+        if Token::get().is_none() {
+            return;
+        }
+        let picks = [
+            0,
+            1,
+            MASK52 - 1,
+            MASK52,
+            MASK52 + 1,
+            (1 << 53) + 3,
+            (1 << 60) + 12345,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut cases: Vec<[u64; 24]> = vec![
+            // A carry rippling through every lane and both register boundaries.
+            {
+                let mut d = [MASK52; 24];
+                d[0] = MASK52 + 1;
+                d[23] = 0;
+                d
+            },
+            // An overflow at the top of a register and a run above it.
+            {
+                let mut d = [0; 24];
+                d[7] = 1 << 55;
+                d[8..16].fill(MASK52);
+                d
+            },
+        ];
+        for _ in 0..2000 {
+            let mut d = [0u64; 24];
+            for x in d[..23].iter_mut() {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                *x = picks[(state >> 40) as usize % picks.len()];
+            }
+            cases.push(d);
+        }
+        for d in cases {
+            let mut buf = [0u64; BUF];
+            buf[..24].copy_from_slice(&d);
+            // SAFETY: the token above proves the extensions.
+            unsafe {
+                let mut x: [V; 3] = load_num(&buf);
+                normalise(&mut x);
+                store_num(&mut buf, &x);
+            }
+            assert_eq!(&buf[..24], &reference(&d)[..], "{d:x?}");
+        }
+    }
+}
