@@ -54,7 +54,9 @@ fn bench_backends(c: &mut Criterion) {
     g.warm_up_time(std::time::Duration::from_millis(300))
         .measurement_time(std::time::Duration::from_secs(1));
     let mut kernels = vec![portable_kernel()];
-    for b in Backend::available().filter(|&b| b != Backend::Portable) {
+    // The ifma backend's single products are the MULX kernel's (see `bench_ifma` for its
+    // exponentiations).
+    for b in Backend::available().filter(|&b| b != Backend::Portable && b != Backend::Ifma) {
         kernels.push(b.kernel().expect("available backend"));
     }
     for bits in [512usize, 1024, 1536, 2048, 3072, 4096] {
@@ -172,6 +174,105 @@ fn bench_mulx_ceiling(c: &mut Criterion) {
     });
 }
 
+/// The IFMA exponentiations at the primes of a 2048-bit key (1024 bits, 20 digits of 52 bits,
+/// 1024-bit exponents, the chosen window): eight in lanes (`ifma::pow_lanes`), two interleaved
+/// across registers (`ifma_pair::pow_pair`); and the multiplier's ceiling, 1000 independent
+/// 512-bit `VPMADD52LUQ`. Only on CPUs with AVX512F, AVX512VL and AVX512IFMA.
+#[cfg(target_arch = "x86_64")]
+fn bench_ifma(c: &mut Criterion) {
+    use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
+    use redc::mont::backend::ifma_pair;
+    let Some(token) = Token::get() else {
+        return;
+    };
+    let bits = 1024;
+    let digits = ifma::digits_for(bits).expect("compiled");
+    let window = ifma::window_for(bits, digits);
+    // Eight different odd moduli with the top bit set, bases below them, dense exponents.
+    let moduli: Vec<Modulus<u64>> = (0..8u64)
+        .map(|k| {
+            let mut n: Vec<u64> = (0..16u64)
+                .map(|i| (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (k << 7))
+                .collect();
+            n[0] |= 1;
+            n[15] |= 1 << 63;
+            Modulus::new(&n).expect("odd modulus")
+        })
+        .collect();
+    let m52: Vec<Modulus52> = moduli
+        .iter()
+        .map(|m| Modulus52::new(m, digits).expect("compiled digit count"))
+        .collect();
+    let bases: Vec<Vec<u64>> = (0..8u64)
+        .map(|k| {
+            (0..16u64)
+                .map(|i| (i ^ k).wrapping_mul(0x1234_5678_9abc_def1) >> 1)
+                .collect()
+        })
+        .collect();
+    let exps: Vec<Vec<u8>> = (0..8u8)
+        .map(|k| (0..128u8).map(|i| i.wrapping_mul(37) ^ k).collect())
+        .collect();
+    let mut outs = vec![vec![0u64; 16]; 8];
+    let mut run = |count: usize, pair: bool| {
+        let mut jobs: Vec<PowJob<'_>> = outs
+            .iter_mut()
+            .take(count)
+            .enumerate()
+            .map(|(i, out)| PowJob {
+                out,
+                base: &bases[i],
+                exp: &exps[i],
+                modulus: &m52[i],
+            })
+            .collect();
+        if pair {
+            ifma_pair::pow_pair(token, &mut jobs, window);
+        } else {
+            ifma::pow_lanes(token, &mut jobs, window);
+        }
+    };
+    c.bench_function("ifma/lanes-pow8/1024", |b| b.iter(|| run(8, false)));
+    c.bench_function("ifma/pair-pow2/1024", |b| b.iter(|| run(2, true)));
+    c.bench_function("clock/1000-independent-madd52", |b| {
+        b.iter(|| {
+            // SAFETY: the token proves AVX512F and AVX512IFMA.
+            unsafe { madd52_ceiling() }
+        })
+    });
+}
+
+/// 1000 independent `VPMADD52LUQ zmm` (eight accumulators).
+///
+/// # Safety
+/// The CPU must support AVX512F and AVX512IFMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn madd52_ceiling() {
+    // SAFETY: register-only multiply-adds; every written register is declared.
+    unsafe {
+        core::arch::asm!(
+            "vpxorq zmm8, zmm8, zmm8",
+            ".rept 125",
+            "vpmadd52luq zmm0, zmm8, zmm8",
+            "vpmadd52luq zmm1, zmm8, zmm8",
+            "vpmadd52luq zmm2, zmm8, zmm8",
+            "vpmadd52luq zmm3, zmm8, zmm8",
+            "vpmadd52luq zmm4, zmm8, zmm8",
+            "vpmadd52luq zmm5, zmm8, zmm8",
+            "vpmadd52luq zmm6, zmm8, zmm8",
+            "vpmadd52luq zmm7, zmm8, zmm8",
+            ".endr",
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _, out("zmm8") _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn bench_ifma(_: &mut Criterion) {}
+
 #[cfg(not(target_arch = "x86_64"))]
 fn bench_clock(_: &mut Criterion) {}
 
@@ -183,6 +284,7 @@ criterion_group!(
     bench_mul,
     bench_backends,
     bench_clock,
-    bench_mulx_ceiling
+    bench_mulx_ceiling,
+    bench_ifma
 );
 criterion_main!(benches);
