@@ -286,3 +286,57 @@ fn decrypt_batch_gives_each_ciphertext_its_single_result() {
         }
     }
 }
+
+#[test]
+fn public_exponent_lanes_match_num_bigint() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for bits in [1024u64, 2048] {
+        let digits = ifma::digits_for(bits as usize).unwrap();
+        let s = (bits / 64) as usize;
+        let moduli: Vec<BigUint> = (0..LANES).map(|_| random_modulus(&mut rng, bits)).collect();
+        let m: Vec<Modulus<u64>> = moduli
+            .iter()
+            .map(|n| Modulus::new(&limbs::<u64>(n, s)).unwrap())
+            .collect();
+        let m52: Vec<Modulus52> = m
+            .iter()
+            .map(|m| Modulus52::new(m, digits).unwrap())
+            .collect();
+        let exps: [&[u8]; 5] = [&[], &[1], &[3], &[1, 0, 1], &[0xde, 0xad, 0xbe, 0xef, 0x01]];
+        for e in exps {
+            for count in [1, 5, LANES] {
+                let bases: Vec<BigUint> = moduli[..count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| match i {
+                        0 => n - 1u32,
+                        1 => BigUint::from(0u32),
+                        _ => rng.gen_biguint_below(n),
+                    })
+                    .collect();
+                let base_limbs: Vec<Vec<u64>> = bases.iter().map(|b| limbs(b, s)).collect();
+                let mut outs = vec![vec![0u64; s]; count];
+                let mut jobs: Vec<PowJob<'_>> = outs
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, out)| PowJob {
+                        out,
+                        base: &base_limbs[i],
+                        exp: &[],
+                        modulus: &m52[i],
+                    })
+                    .collect();
+                ifma::pow_lanes_public_vartime(token, &mut jobs, e);
+                let ev = BigUint::from_bytes_be(e);
+                for i in 0..count {
+                    assert_eq!(
+                        big(&outs[i]),
+                        bases[i].modpow(&ev, &moduli[i]),
+                        "{bits} e {e:?}"
+                    );
+                }
+            }
+        }
+    }
+}

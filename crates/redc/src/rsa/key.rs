@@ -184,6 +184,50 @@ impl RsaPublicKey {
         }
     }
 
+    /// [`RsaPublicKey::pow_e`] of every `x` (each `< n`, `n`'s limb count). With the ifma
+    /// backend and a modulus of a compiled digit count (up to 2078 bits) the exponentiations
+    /// run side by side in IFMA lanes, eight per call, where that beats one MULX
+    /// exponentiation after another: from four per call above 20 digits (with e = 65537 a call
+    /// of eight 2048-bit ones took 42 µs against 97 µs for eight on MULX, on an Intel Xeon,
+    /// so a call costs about 3.5), from two at 20 digits and below.
+    pub(crate) fn pow_e_batch(&self, xs: &[Zeroizing<Vec<u64>>]) -> Vec<Zeroizing<Vec<u64>>> {
+        let s = self.modulus.limbs();
+        let mut out: Vec<Zeroizing<Vec<u64>>> =
+            xs.iter().map(|_| Zeroizing::new(vec![0u64; s])).collect();
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
+            let lanes = (self.kernel.lanes, Token::get());
+            let m52 = ifma::digits_for(self.modulus.bits())
+                .and_then(|d| Modulus52::new(&self.modulus, d));
+            if let ((true, Some(token)), Some(m52)) = (lanes, m52) {
+                let least = if m52.digits() <= 20 { 2 } else { 4 };
+                for (outs, ins) in out.chunks_mut(LANES).zip(xs.chunks(LANES)) {
+                    if ins.len() < least {
+                        break;
+                    }
+                    let mut jobs: Vec<PowJob<'_>> = outs
+                        .iter_mut()
+                        .zip(ins)
+                        .map(|(o, x)| PowJob {
+                            out: &mut o[..],
+                            base: &x[..],
+                            exp: &[],
+                            modulus: &m52,
+                        })
+                        .collect();
+                    ifma::pow_lanes_public_vartime(token, &mut jobs, &self.e_bytes);
+                    done += ins.len();
+                }
+            }
+        }
+        for (o, x) in out.iter_mut().zip(xs).skip(done) {
+            self.pow_e(o, x, &self.kernel);
+        }
+        out
+    }
+
     /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `input^e mod n`. `input` is big-endian of at
     /// most `size()` bytes and MUST be `< n` ([`Error::InputOutOfRange`] otherwise); the output
     /// has exactly `size()` bytes. Variable time: public data only.

@@ -231,9 +231,11 @@ impl RsaPrivateKey {
         for (m, ai) in ms.iter_mut().zip(&unblind) {
             *m = self.unblind(m, ai);
         }
+        // Step 4 for every result, the exponentiations by e side by side where that pays.
+        let checks = self.public_key().pow_e_batch(&ms);
         cs.iter()
-            .zip(ms)
-            .map(|(c, m)| self.checked_output(c, m))
+            .zip(ms.iter().zip(&checks))
+            .map(|(c, (m, check))| self.release(c, m, check))
             .collect()
     }
 
@@ -260,12 +262,18 @@ impl RsaPrivateKey {
         let kernel = public.kernel();
         let mut check = Zeroizing::new(vec![0u64; c.len()]);
         public.pow_e(&mut check, &m, &kernel);
+        self.release(c, &m, &check)
+    }
+
+    /// `m` as `size()` bytes if `check` (`m^e mod n`) equals `c` (constant-time compare), else
+    /// [`Error::FaultDetected`].
+    fn release(&self, c: &[u64], m: &[u64], check: &[u64]) -> Result<Zeroizing<Vec<u8>>> {
         // Declassified: whether a fault occurred is public (the caller gets Ok or Err).
-        if !crate::valgrind::declassify_choice(nat::ct_eq(&check, c)) {
+        if !crate::valgrind::declassify_choice(nat::ct_eq(check, c)) {
             return Err(Error::FaultDetected);
         }
-        let mut out = Zeroizing::new(vec![0u8; public.size()]);
-        let _ = nat::to_be_bytes(&m, &mut out);
+        let mut out = Zeroizing::new(vec![0u8; self.public_key().size()]);
+        let _ = nat::to_be_bytes(m, &mut out);
         Ok(out)
     }
 

@@ -41,7 +41,7 @@ use alloc::vec::Vec;
 use core::arch::x86_64::*;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::mont::Modulus;
 use crate::nat;
@@ -142,22 +142,27 @@ impl Modulus52 {
     /// [`digits_for_bits`] of `m`'s bit length or not one of [`COMPILED_DIGITS`] (more digits
     /// than needed are always correct, only slower). Constant time in `m`'s
     /// value (it may be a secret prime): `2^(104·digits) mod n` by masked doublings from
-    /// `2^(64·s) mod n`.
+    /// `2^(128·s)` or `2^(64·s) mod n`.
     pub fn new(m: &Modulus<u64>, digits: usize) -> Option<Self> {
         if digits < digits_for_bits(m.bits()) || !COMPILED_DIGITS.contains(&digits) {
             return None;
         }
         let s = m.limbs();
         let n64 = m.n();
-        // m.one() is R₆₄ mod n = 2^(64s) mod n as a plain number.
-        let mut x = Zeroizing::new(m.one().to_vec());
-        let mut tmp = Zeroizing::new(vec![0u64; s]);
+        // m.rr() and m.one() are 2^(128s) and 2^(64s) mod n as plain numbers: start from the
+        // larger one below the target (104·L ≥ 2·bits + 4 ≥ 64·s for every modulus of 60 bits
+        // or more), usually a few dozen doublings away.
         let target = 104 * digits;
-        // 104·L ≥ 2·bits + 4 ≥ 64·s for every modulus of 60 bits or more.
-        let from = 64 * s;
+        let (start, from) = if target >= 128 * s {
+            (m.rr(), 128 * s)
+        } else {
+            (m.one(), 64 * s)
+        };
         if target < from {
             return None;
         }
+        let mut x = Zeroizing::new(start.to_vec());
+        let mut tmp = Zeroizing::new(vec![0u64; s]);
         for _ in from..target {
             let top = nat::shl1_in(&mut x, 0);
             nat::reduce_once(&mut x, top, n64, &mut tmp);
@@ -260,56 +265,27 @@ pub fn window_for(bits: usize, digits: usize) -> u32 {
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
 /// `window` is in `1..=8`.
 pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    assert!(!jobs.is_empty() && jobs.len() <= LANES, "1 to 8 jobs");
     assert!((1..=8).contains(&window), "window must be in 1..=8");
-    let l = jobs[0].modulus.digits;
-    let elen = jobs[0].exp.len();
-    for j in jobs.iter() {
-        assert!(
-            j.modulus.digits == l && j.exp.len() == elen,
-            "jobs of one shape"
-        );
-        assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
-    }
-    // Lanes without a job repeat job 0 (its results are discarded).
-    let lane_job = |k: usize| if k < jobs.len() { k } else { 0 };
-
-    let mut n = Zeroizing::new(vec![0u64; LANES * l]);
-    let mut rr = Zeroizing::new(vec![0u64; LANES * l]);
-    let mut base = Zeroizing::new(vec![0u64; LANES * l]);
-    let mut k0 = [0u64; LANES];
-    let mut digit = Zeroizing::new(vec![0u64; LANES * l]);
-    for k in 0..LANES {
-        let j = &jobs[lane_job(k)];
-        k0[k] = j.modulus.k0;
-        to_radix52(&mut digit[..l], j.base);
-        for d in 0..l {
-            n[d * LANES + k] = j.modulus.n[d];
-            rr[d * LANES + k] = j.modulus.rr[d];
-            base[d * LANES + k] = digit[d];
-        }
-    }
-
+    let elen = jobs.first().map_or(0, |j| j.exp.len());
+    assert!(
+        jobs.iter().all(|j| j.exp.len() == elen),
+        "exponents of one length"
+    );
+    let staged = Staged::new(jobs);
     let digits = (elen * 8).div_ceil(window as usize);
     // The per-lane exponent digits, most significant window first.
     let mut exp_digits = Zeroizing::new(vec![0u64; digits * LANES]);
     for (w, row) in exp_digits.chunks_exact_mut(LANES).enumerate() {
         let lo = (digits - 1 - w) * window as usize;
         for (k, e) in row.iter_mut().enumerate() {
-            *e = u64::from(crate::exp::exp_bits(jobs[lane_job(k)].exp, lo, window));
+            *e = u64::from(crate::exp::exp_bits(jobs[staged.job(k)].exp, lo, window));
         }
     }
-
-    let mut result = Zeroizing::new(vec![0u64; LANES * l]);
-    let inputs = LaneInputs {
-        n: &n,
-        rr: &rr,
-        base: &base,
-        k0: &k0,
-    };
+    let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
+    let inputs = staged.inputs();
     macro_rules! run {
         ($($d:literal)*) => {
-            match l {
+            match staged.l {
                 // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA.
                 $($d => unsafe { pow_core::<$d>(&mut result, &inputs, &exp_digits, window) },)*
                 _ => unreachable!("Modulus52::new admits compiled digit counts only"),
@@ -317,17 +293,104 @@ pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
         };
     }
     run!(10 14 15 20 27 30 32 36 40);
+    staged.finish(jobs, &result);
+}
 
-    // Back to 64-bit limbs, then the one masked subtraction (the result is ≤ n).
-    for (k, job) in jobs.iter_mut().enumerate() {
-        for d in 0..l {
-            digit[d] = result[d * LANES + k];
-        }
-        from_radix52(job.out, &digit[..l]);
-        let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
-        nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+/// `job.out = job.base^exp mod job.modulus` for every job, side by side in lanes, for a
+/// **public** exponent shared by all (RSA's `e`, for the fault check of a batch): left-to-right
+/// binary, so the time depends on `exp` (which must not be secret) but not on the bases or the
+/// moduli. The jobs' own `exp` fields are not read. Shapes as for [`pow_lanes`].
+pub fn pow_lanes_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
+    let staged = Staged::new(jobs);
+    let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
+    let inputs = staged.inputs();
+    macro_rules! run {
+        ($($d:literal)*) => {
+            match staged.l {
+                // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA.
+                $($d => unsafe { pow_public_core::<$d>(&mut result, &inputs, exp) },)*
+                _ => unreachable!("Modulus52::new admits compiled digit counts only"),
+            }
+        };
     }
-    digit.zeroize();
+    run!(10 14 15 20 27 30 32 36 40);
+    staged.finish(jobs, &result);
+}
+
+/// The jobs of one call in lane form (see [`pow_lanes`]).
+struct Staged {
+    l: usize,
+    jobs: usize,
+    n: Zeroizing<Vec<u64>>,
+    rr: Zeroizing<Vec<u64>>,
+    base: Zeroizing<Vec<u64>>,
+    k0: [u64; LANES],
+}
+
+impl Staged {
+    /// Checks the shapes (panics on a mismatch: these are the caller's public shapes) and
+    /// lays the moduli, constants and bases out by lane.
+    fn new(jobs: &[PowJob<'_>]) -> Self {
+        assert!(!jobs.is_empty() && jobs.len() <= LANES, "1 to 8 jobs");
+        let l = jobs[0].modulus.digits;
+        for j in jobs {
+            assert!(j.modulus.digits == l, "moduli of one digit count");
+            assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
+        }
+        let mut st = Staged {
+            l,
+            jobs: jobs.len(),
+            n: Zeroizing::new(vec![0u64; LANES * l]),
+            rr: Zeroizing::new(vec![0u64; LANES * l]),
+            base: Zeroizing::new(vec![0u64; LANES * l]),
+            k0: [0u64; LANES],
+        };
+        let mut digit = Zeroizing::new(vec![0u64; l]);
+        for k in 0..LANES {
+            let j = &jobs[st.job(k)];
+            st.k0[k] = j.modulus.k0;
+            to_radix52(&mut digit, j.base);
+            for d in 0..l {
+                st.n[d * LANES + k] = j.modulus.n[d];
+                st.rr[d * LANES + k] = j.modulus.rr[d];
+                st.base[d * LANES + k] = digit[d];
+            }
+        }
+        st
+    }
+
+    /// The job lane `k` runs: its own, or job 0 repeated in the lanes without one (those
+    /// results are discarded).
+    fn job(&self, k: usize) -> usize {
+        if k < self.jobs {
+            k
+        } else {
+            0
+        }
+    }
+
+    fn inputs(&self) -> LaneInputs<'_> {
+        LaneInputs {
+            n: &self.n,
+            rr: &self.rr,
+            base: &self.base,
+            k0: &self.k0,
+        }
+    }
+
+    /// Back to 64-bit limbs, then the one masked subtraction (each result is ≤ n).
+    fn finish(&self, jobs: &mut [PowJob<'_>], result: &[u64]) {
+        let l = self.l;
+        let mut digit = Zeroizing::new(vec![0u64; l]);
+        for (k, job) in jobs.iter_mut().enumerate() {
+            for d in 0..l {
+                digit[d] = result[d * LANES + k];
+            }
+            from_radix52(job.out, &digit);
+            let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
+            nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+        }
+    }
 }
 
 /// `out = base^exp mod m` in one lane (the others idle), constant time, with a `window`-bit
@@ -605,6 +668,44 @@ unsafe fn pow_core<const L: usize>(
     sel = [zero; L];
     // Keep the clearing of buffers that die right here.
     core::hint::black_box((&table, &acc, &tmp, &sel));
+}
+
+/// Left-to-right binary exponentiation by a public exponent on lane-form buffers (see
+/// [`pow_lanes_public_vartime`]).
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn pow_public_core<const L: usize>(out: &mut [u64], lanes_in: &LaneInputs<'_>, exp: &[u8]) {
+    let zero = _mm512_setzero_si512();
+    let lanes = Lanes::<L> {
+        n: load_all(lanes_in.n),
+        // SAFETY: k0 has 8 u64s.
+        k0: unsafe { _mm512_loadu_si512(lanes_in.k0.as_ptr() as *const _) },
+    };
+    let rrv: [V; L] = load_all(lanes_in.rr);
+    let basev: [V; L] = load_all(lanes_in.base);
+    let mut one = [zero; L];
+    one[0] = _mm512_set1_epi64(1);
+    let mut x = [zero; L];
+    lanes.amm(&mut x, &basev, &rrv);
+    let mut acc = [zero; L];
+    lanes.amm(&mut acc, &rrv, &one);
+    let mut tmp = [zero; L];
+    // Public exponent: its bits may steer the loop.
+    let bits = crate::exp::exp_bit_len_vartime(exp);
+    for i in (0..bits).rev() {
+        lanes.asqr(&mut tmp, &acc);
+        acc = tmp;
+        if crate::exp::exp_bits(exp, i, 1) == 1 {
+            lanes.amm(&mut tmp, &acc, &x);
+            acc = tmp;
+        }
+    }
+    lanes.amm(&mut tmp, &acc, &one);
+    for (d, &v) in tmp.iter().enumerate() {
+        store(out, d, v);
+    }
 }
 
 /// The lane-form inputs of [`pow_core`].
