@@ -24,7 +24,9 @@ pub enum Backend {
     Portable,
     /// x86-64 MULX/ADCX/ADOX assembly (needs BMI2 and ADX).
     Mulx,
-    /// x86-64 AVX-512 IFMA in radix 2^52 (needs AVX512F, AVX512VL and AVX512IFMA).
+    /// x86-64 AVX-512 IFMA in radix 2^52 for the private operation's exponentiations (needs
+    /// AVX512F, AVX512VL and AVX512IFMA, and BMI2 and ADX: its single products are the MULX
+    /// kernel's). See [`ifma`] and [`ifma_pair`].
     Ifma,
 }
 
@@ -63,8 +65,8 @@ impl Backend {
         Self::ALL.into_iter().filter(|b| b.is_available())
     }
 
-    /// The fastest available backend for single operations (CPU detection runs once and is
-    /// cached).
+    /// The fastest available backend: ifma, else mulx, else portable (CPU detection runs once
+    /// and is cached).
     pub fn detect() -> Backend {
         if Backend::Ifma.is_available() {
             Backend::Ifma
