@@ -10,7 +10,11 @@
 //! key, the parts of several messages of a batch — then run in one instruction stream without
 //! any shuffling between lanes, each lane with its own modulus, exponent and table. This is
 //! paper 004's lesson (run the independent reductions of a multi-prime key on parallel units)
-//! and paper 002's (keep independent carry chains apart) on today's SIMD multiplier.
+//! and paper 002's (keep independent carry chains apart) on today's SIMD multiplier. A call
+//! costs the same for one exponentiation or eight; one or two (a two-prime operation) run
+//! faster across the registers in [`super::ifma_pair`], which shares this module's
+//! [`Modulus52`] and [`PowJob`]. [`pow_lanes_public_vartime`] is the public-exponent form, for
+//! fault-checking a batch.
 //!
 //! The arithmetic, for `L` digits of 52 bits (`R = 2^(52·L) > 4n`):
 //! - `Lanes::amm`, almost Montgomery multiplication, operand scanning with the reduction
