@@ -269,22 +269,8 @@ pub fn window_for(bits: usize, digits: usize) -> u32 {
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
 /// `window` is in `1..=8`.
 pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    assert!((1..=8).contains(&window), "window must be in 1..=8");
-    let elen = jobs.first().map_or(0, |j| j.exp.len());
-    assert!(
-        jobs.iter().all(|j| j.exp.len() == elen),
-        "exponents of one length"
-    );
     let staged = Staged::new(jobs);
-    let digits = (elen * 8).div_ceil(window as usize);
-    // The per-lane exponent digits, most significant window first.
-    let mut exp_digits = Zeroizing::new(vec![0u64; digits * LANES]);
-    for (w, row) in exp_digits.chunks_exact_mut(LANES).enumerate() {
-        let lo = (digits - 1 - w) * window as usize;
-        for (k, e) in row.iter_mut().enumerate() {
-            *e = u64::from(crate::exp::exp_bits(jobs[staged.job(k)].exp, lo, window));
-        }
-    }
+    let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     let inputs = staged.inputs();
     macro_rules! run {
@@ -335,12 +321,7 @@ impl Staged {
     /// Checks the shapes (panics on a mismatch: these are the caller's public shapes) and
     /// lays the moduli, constants and bases out by lane.
     fn new(jobs: &[PowJob<'_>]) -> Self {
-        assert!(!jobs.is_empty() && jobs.len() <= LANES, "1 to 8 jobs");
-        let l = jobs[0].modulus.digits;
-        for j in jobs {
-            assert!(j.modulus.digits == l, "moduli of one digit count");
-            assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
-        }
+        let l = check_shapes(jobs, LANES);
         let mut st = Staged {
             l,
             jobs: jobs.len(),
@@ -366,11 +347,7 @@ impl Staged {
     /// The job lane `k` runs: its own, or job 0 repeated in the lanes without one (those
     /// results are discarded).
     fn job(&self, k: usize) -> usize {
-        if k < self.jobs {
-            k
-        } else {
-            0
-        }
+        slot_job(self.jobs, k)
     }
 
     fn inputs(&self) -> LaneInputs<'_> {
@@ -390,11 +367,64 @@ impl Staged {
             for d in 0..l {
                 digit[d] = result[d * LANES + k];
             }
-            from_radix52(job.out, &digit);
-            let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
-            nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+            finish_job(job, &digit);
         }
     }
+}
+
+/// Checks the shapes shared by the lane and pair forms and returns the digit count: 1 to
+/// `slots` jobs, moduli of one digit count, bases and outputs of the moduli's limb count. Panics on a mismatch (these are the caller's public shapes).
+pub(super) fn check_shapes(jobs: &[PowJob<'_>], slots: usize) -> usize {
+    assert!(
+        !jobs.is_empty() && jobs.len() <= slots,
+        "1 to {slots} jobs in one call"
+    );
+    let l = jobs[0].modulus.digits;
+    for j in jobs {
+        assert!(j.modulus.digits == l, "moduli of one digit count");
+        assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
+    }
+    l
+}
+
+/// The job slot `u` of a call runs: its own, or job 0 repeated in the slots without one
+/// (those results are discarded).
+pub(super) fn slot_job(jobs: usize, u: usize) -> usize {
+    if u < jobs {
+        u
+    } else {
+        0
+    }
+}
+
+/// The `window`-bit digits of the jobs' exponents, most significant window first, as rows of
+/// `slots` words: word `u` of row `w` is digit `w` of the exponent slot `u` runs
+/// ([`slot_job`]). The exponents have one length ([`check_shapes`]).
+pub(super) fn exp_digit_rows(
+    jobs: &[PowJob<'_>],
+    slots: usize,
+    window: u32,
+) -> Zeroizing<Vec<u64>> {
+    assert!((1..=8).contains(&window), "window must be in 1..=8");
+    let elen = jobs.first().map_or(0, |j| j.exp.len());
+    let digits = (elen * 8).div_ceil(window as usize);
+    let mut rows = Zeroizing::new(vec![0u64; digits * slots]);
+    for (w, row) in rows.chunks_exact_mut(slots).enumerate() {
+        let lo = (digits - 1 - w) * window as usize;
+        for (u, e) in row.iter_mut().enumerate() {
+            let exp = jobs[slot_job(jobs.len(), u)].exp;
+            *e = u64::from(crate::exp::exp_bits(exp, lo, window));
+        }
+    }
+    rows
+}
+
+/// A job's result from its `L` radix-2^52 digits (a value ≤ n): back to 64-bit limbs, then the
+/// one masked subtraction.
+pub(super) fn finish_job(job: &mut PowJob<'_>, digits: &[u64]) {
+    from_radix52(job.out, digits);
+    let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
+    nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
 }
 
 /// `out = base^exp mod m` in one lane (the others idle), constant time, with a `window`-bit

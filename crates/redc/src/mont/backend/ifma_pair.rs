@@ -31,8 +31,10 @@ use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, Zeroizing};
 
-use super::ifma::{from_radix52, to_radix52, PowJob, Token, MASK52, MAX_DIGITS};
-use crate::nat;
+use super::ifma::{
+    check_shapes, exp_digit_rows, finish_job, slot_job, to_radix52, PowJob, Token, MASK52,
+    MAX_DIGITS,
+};
 
 /// Digits in one scalar buffer: every compiled count plus the zero read past the end.
 const BUF: usize = MAX_DIGITS + 8;
@@ -47,19 +49,9 @@ type Digits = [u64; BUF];
 /// (`1..=8`). Both moduli MUST have the same digit count and both exponents the same length
 /// (panics otherwise: these are the caller's public shapes).
 pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    assert!((1..=2).contains(&jobs.len()), "one or two jobs");
-    assert!((1..=8).contains(&window), "window must be in 1..=8");
-    let l = jobs[0].modulus.digits;
-    let elen = jobs[0].exp.len();
-    for j in jobs.iter() {
-        assert!(
-            j.modulus.digits == l && j.exp.len() == elen,
-            "jobs of one shape"
-        );
-        assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
-    }
-    // A lone job runs next to a copy of itself (its result is discarded).
-    let job = |u: usize| &jobs[if u < jobs.len() { u } else { 0 }];
+    let l = check_shapes(jobs, 2);
+    let exp_digits = exp_digit_rows(jobs, 2, window);
+    let job = |u: usize| &jobs[slot_job(jobs.len(), u)];
 
     let mut inputs = Zeroizing::new(Inputs {
         n: [[0; BUF]; 2],
@@ -74,15 +66,6 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
         to_radix52(&mut inputs.base[u][..l], j.base);
         inputs.k0[u] = j.modulus.k0;
     }
-    let digits = (elen * 8).div_ceil(window as usize);
-    let mut exp_digits = Zeroizing::new(vec![[0u64; 2]; digits]);
-    for (w, row) in exp_digits.iter_mut().enumerate() {
-        let lo = (digits - 1 - w) * window as usize;
-        for (u, e) in row.iter_mut().enumerate() {
-            *e = u64::from(crate::exp::exp_bits(job(u).exp, lo, window));
-        }
-    }
-
     let mut result = Zeroizing::new([[0u64; BUF]; 2]);
     // SAFETY (each arm): the token proves AVX512F, AVX512VL and AVX512IFMA.
     match l.div_ceil(8) {
@@ -94,11 +77,8 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
         _ => unreachable!("Modulus52 has at most MAX_DIGITS = 40 digits"),
     }
 
-    // Back to 64-bit limbs, then the one masked subtraction (the result is ≤ n).
     for (u, job) in jobs.iter_mut().enumerate() {
-        from_radix52(job.out, &result[u][..l]);
-        let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
-        nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+        finish_job(job, &result[u][..l]);
     }
 }
 
@@ -260,7 +240,7 @@ fn select<const NV: usize>(dst: &mut Digits, table: &[Digits], idx: u64) {
 unsafe fn pair_core<const NV: usize>(
     out: &mut [Digits; 2],
     inputs: &Inputs,
-    exp_digits: &[[u64; 2]],
+    exp_digits: &[u64],
     l: usize,
     window: u32,
 ) {
@@ -297,7 +277,7 @@ unsafe fn pair_core<const NV: usize>(
     let mut acc_d = [[0u64; BUF]; 2];
     let mut sel = [[0u64; BUF]; 2];
     let mut acc;
-    let mut rows = exp_digits.iter();
+    let mut rows = exp_digits.chunks_exact(2);
     if let Some(first) = rows.next() {
         for u in 0..2 {
             select::<NV>(&mut acc_d[u], &tables[u], first[u]);
