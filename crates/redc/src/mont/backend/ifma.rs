@@ -43,7 +43,6 @@
 use alloc::vec;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
-use core::sync::atomic::{AtomicU8, Ordering};
 
 use zeroize::Zeroizing;
 
@@ -63,19 +62,13 @@ pub(super) const MASK52: u64 = (1 << 52) - 1;
 #[derive(Clone, Copy, Debug)]
 pub struct Token(());
 
-/// 0: not yet asked, 1: absent, 2: present.
-static DETECTED: AtomicU8 = AtomicU8::new(0);
+static DETECTED: super::Detected = super::Detected::new();
 
 impl Token {
     /// The token if the CPU (and the operating system, which must save the 512-bit state)
     /// supports the extensions. Asks once, then answers from a cache.
     pub fn get() -> Option<Token> {
-        let mut d = DETECTED.load(Ordering::Relaxed);
-        if d == 0 {
-            d = if cpu_has_ifma() { 2 } else { 1 };
-            DETECTED.store(d, Ordering::Relaxed);
-        }
-        (d == 2).then_some(Token(()))
+        DETECTED.get(cpu_has_ifma).then_some(Token(()))
     }
 }
 

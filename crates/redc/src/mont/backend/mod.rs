@@ -17,6 +17,30 @@ pub mod mulx;
 #[cfg(target_arch = "x86_64")]
 mod mulx_sized;
 
+/// A CPU-feature answer asked once, then served from a cache (shared by the backends'
+/// tokens): 0 not yet asked, 1 absent, 2 present.
+#[cfg(target_arch = "x86_64")]
+struct Detected(core::sync::atomic::AtomicU8);
+
+#[cfg(target_arch = "x86_64")]
+impl Detected {
+    const fn new() -> Self {
+        Detected(core::sync::atomic::AtomicU8::new(0))
+    }
+
+    /// Whether the features are present, calling `ask` the first time only. (Two threads may
+    /// both ask the first time; they get the same answer.)
+    fn get(&self, ask: fn() -> bool) -> bool {
+        use core::sync::atomic::Ordering;
+        let mut d = self.0.load(Ordering::Relaxed);
+        if d == 0 {
+            d = if ask() { 2 } else { 1 };
+            self.0.store(d, Ordering::Relaxed);
+        }
+        d == 2
+    }
+}
+
 /// A family of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {

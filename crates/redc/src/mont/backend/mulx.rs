@@ -23,7 +23,6 @@
 //! handed out only through [`kernel`], which needs a [`Token`], which only [`Token::get`] makes
 //! after the CPU said so.
 
-use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::mulx_sized as sized;
 use crate::mont::{scratch_len, Kernel};
@@ -34,18 +33,12 @@ use crate::word::Word;
 #[derive(Clone, Copy, Debug)]
 pub struct Token(());
 
-/// 0: not yet asked, 1: absent, 2: present.
-static DETECTED: AtomicU8 = AtomicU8::new(0);
+static DETECTED: super::Detected = super::Detected::new();
 
 impl Token {
     /// The token if the CPU supports BMI2 and ADX. Asks the CPU once, then answers from a cache.
     pub fn get() -> Option<Token> {
-        let mut d = DETECTED.load(Ordering::Relaxed);
-        if d == 0 {
-            d = if cpu_has_adx_bmi2() { 2 } else { 1 };
-            DETECTED.store(d, Ordering::Relaxed);
-        }
-        (d == 2).then_some(Token(()))
+        DETECTED.get(cpu_has_adx_bmi2).then_some(Token(()))
     }
 }
 
