@@ -23,7 +23,6 @@
 //! handed out only through [`kernel`], which needs a [`Token`], which only [`Token::get`] makes
 //! after the CPU said so.
 
-
 use super::mulx_sized as sized;
 use crate::mont::{scratch_len, Kernel};
 use crate::nat;
