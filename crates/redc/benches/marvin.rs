@@ -10,7 +10,10 @@
 //! other processes on the machine land).
 //!
 //! Environment: `MARVIN_N` measurements per class (default 200000), `MARVIN_BITS` key size
-//! (default 2048), `MARVIN_PADDING` `pkcs1`, `oaep` or `both` (default). Run with
+//! (default 2048), `MARVIN_PADDING` `pkcs1`, `oaep`, `both` (default) or `raw`. `raw` times
+//! the raw private operation alone (CRT, unblinded, fault-checked) on the same valid PKCS#1
+//! and invalid ciphertexts, so the classes differ only in their values: a control that
+//! separates the arithmetic from the unpadding and its success path. Run with
 //! `cargo bench -p redc --bench marvin`, e.g.
 //! `MARVIN_N=1000000 MARVIN_BITS=1024 cargo bench -p redc --bench marvin`.
 
@@ -76,8 +79,11 @@ fn report(name: &str, valid: &[f64], invalid: &[f64]) {
     }
 }
 
-/// Measures `n` decryptions per class of `valid` and `invalid` ciphertexts in random order.
+/// Measures `n` decryptions per class of `valid` and `invalid` ciphertexts in random order;
+/// `decrypt` must return whether its ciphertext was valid, unless `raw` (where every input
+/// succeeds and it must return true).
 fn run(
+    raw: bool,
     n: usize,
     rng: &mut ChaCha20Rng,
     valid: &[Vec<u8>],
@@ -103,7 +109,7 @@ fn run(
         let t0 = Instant::now();
         let ok = black_box(decrypt(black_box(c)));
         let dt = t0.elapsed().as_nanos() as f64;
-        assert_eq!(ok, pick_valid, "class mix-up");
+        assert_eq!(ok, raw || pick_valid, "class mix-up");
         if pick_valid {
             tv.push(dt);
         } else {
@@ -141,7 +147,7 @@ fn main() {
                     .unwrap()
             })
             .collect();
-        let (a, b) = run(n, &mut rng, &valid, &invalid, |c| {
+        let (a, b) = run(false, n, &mut rng, &valid, &invalid, |c| {
             key.decrypt(Pkcs1v15Encrypt, c).is_ok()
         });
         report("PKCS#1 v1.5 decrypt, valid vs invalid", &a, &b);
@@ -154,9 +160,26 @@ fn main() {
                     .unwrap()
             })
             .collect();
-        let (a, b) = run(n, &mut rng, &valid, &invalid, |c| {
+        let (a, b) = run(false, n, &mut rng, &valid, &invalid, |c| {
             key.decrypt(Oaep::new::<sha2::Sha256>(), c).is_ok()
         });
         report("OAEP (SHA-256) decrypt, valid vs invalid", &a, &b);
+    }
+    if which == "raw" {
+        let valid: Vec<Vec<u8>> = (0..256)
+            .map(|i| {
+                public
+                    .encrypt(&mut rng, Pkcs1v15Encrypt, &[i as u8; 32])
+                    .unwrap()
+            })
+            .collect();
+        let (a, b) = run(true, n, &mut rng, &valid, &invalid, |c| {
+            key.raw_private(None, c).is_ok()
+        });
+        report(
+            "raw private operation, PKCS#1-valid vs invalid inputs",
+            &a,
+            &b,
+        );
     }
 }
