@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS, LANES};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::Modulus;
-use redc::rsa::{Pkcs1v15Sign, RsaPrivateKey, SignatureScheme};
+use redc::rsa::{Error, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme};
 
 fn token() -> Option<Token> {
     let t = Token::get();
@@ -256,6 +256,49 @@ fn sign_batch_gives_the_single_signatures() {
     bad[4] = &hashes[0][..31];
     assert!(scheme.sign_batch(None, &key, &bad).is_err());
     assert!(scheme.sign_batch(None, &key, &[]).unwrap().is_empty());
+}
+
+#[test]
+fn pss_sign_batch_verifies_and_matches_unsalted_singles() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
+    let hashes: Vec<Vec<u8>> = (0..9u8).map(|i| vec![i ^ 0x5a; 32]).collect();
+    let refs: Vec<&[u8]> = hashes.iter().map(|h| &h[..]).collect();
+    // Salted: every signature verifies, and the salts differ.
+    let salted = Pss::new::<sha2::Sha256>();
+    let batch = salted.sign_batch(Some(&mut rng), &key, &refs).unwrap();
+    assert_eq!(batch.len(), refs.len());
+    for (h, sig) in refs.iter().zip(&batch) {
+        Pss::new::<sha2::Sha256>()
+            .verify(key.public_key(), h, sig)
+            .unwrap();
+    }
+    let again = salted.sign_batch(Some(&mut rng), &key, &refs).unwrap();
+    assert_ne!(batch, again, "fresh salts give fresh signatures");
+    // Unsalted PSS is deterministic: the batch gives the single signatures' bytes.
+    let unsalted = Pss::new_with_salt::<sha2::Sha256>(0);
+    let batch = unsalted.sign_batch(Some(&mut rng), &key, &refs).unwrap();
+    for (h, sig) in refs.iter().zip(&batch) {
+        let single = Pss::new_with_salt::<sha2::Sha256>(0)
+            .sign(Some(&mut rng), &key, h)
+            .unwrap();
+        assert_eq!(sig, &single);
+    }
+    // All or nothing, and no salts without a generator.
+    let mut bad = refs.clone();
+    bad[4] = &hashes[0][..31];
+    assert_eq!(
+        salted.sign_batch(Some(&mut rng), &key, &bad),
+        Err(Error::InputOutOfRange)
+    );
+    assert_eq!(
+        salted.sign_batch(None, &key, &refs),
+        Err(Error::UnsupportedParameter)
+    );
+    assert!(salted
+        .sign_batch(Some(&mut rng), &key, &[])
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
