@@ -115,12 +115,11 @@ fn bench_clock(c: &mut Criterion) {
 /// MULX (the multiplier's throughput), and 1000 columns of a Montgomery row (MULX with a
 /// memory operand, then ADCX and ADOX of its halves into the next two of eight rotating
 /// accumulators, flags cleared every 8 columns so rows may overlap as in the kernels), the shape
-/// every MULX kernel repeats; and the same three instructions with no data flowing between them
-/// (a MULX of registers, an ADCX chain and an ADOX chain of their own), so that what remains is
-/// the ports' bound: if the triple takes longer than a lone MULX, the three compete for ports
-/// (on the Intel Xeon of the README, 1.6–1.7 cycles against 1.0, and the columns 1.5: MULX
-/// competes with the two flag additions, so no MULX/ADCX/ADOX kernel gets near one MULX per
-/// cycle there).
+/// every MULX kernel repeats; and MULX beside one and beside two additions with no data flowing
+/// between them (a MULX of registers, an ADCX chain and an ADOX chain of their own), so that what
+/// remains is the ports' bound: a product's two halves need two additions, and if MULX with two
+/// takes longer than MULX alone, no MULX kernel reaches one MULX per cycle (on the Intel Xeon of
+/// the README: 1.0 cycle alone and with one addition, 1.6–1.7 with two, the columns 1.5).
 /// Only on CPUs with BMI2 and ADX.
 #[cfg(target_arch = "x86_64")]
 fn bench_mulx_ceiling(c: &mut Criterion) {
@@ -144,6 +143,27 @@ fn bench_mulx_ceiling(c: &mut Criterion) {
                     ".endr",
                     x = in(reg) x,
                     a = out(reg) _, b = out(reg) _, c = out(reg) _, d = out(reg) _,
+                    in("rdx") x,
+                    options(att_syntax, nomem, nostack),
+                );
+            }
+        })
+    });
+    c.bench_function("clock/1000-independent-mulx-adcx", |bch| {
+        bch.iter(|| {
+            let x: u64 = black_box(3);
+            // SAFETY: BMI2 and ADX checked above; register-only, every written register and
+            // the flags declared.
+            unsafe {
+                core::arch::asm!(
+                    "xor {z:e}, {z:e}",
+                    ".rept 500",
+                    "mulx {x}, {a}, {b}", "adcx {x}, {s0}",
+                    "mulx {x}, {c}, {d}", "adcx {x}, {s0}",
+                    ".endr",
+                    x = in(reg) x,
+                    z = out(reg) _, a = out(reg) _, b = out(reg) _, c = out(reg) _,
+                    d = out(reg) _, s0 = out(reg) _,
                     in("rdx") x,
                     options(att_syntax, nomem, nostack),
                 );
