@@ -149,48 +149,49 @@ fn bench_mulx_ceiling(c: &mut Criterion) {
             }
         })
     });
-    c.bench_function("clock/1000-independent-mulx-adcx", |bch| {
-        bch.iter(|| {
-            let x: u64 = black_box(3);
-            // SAFETY: BMI2 and ADX checked above; register-only, every written register and
-            // the flags declared.
-            unsafe {
-                core::arch::asm!(
-                    "xor {z:e}, {z:e}",
-                    ".rept 500",
-                    "mulx {x}, {a}, {b}", "adcx {x}, {s0}",
-                    "mulx {x}, {c}, {d}", "adcx {x}, {s0}",
-                    ".endr",
-                    x = in(reg) x,
-                    z = out(reg) _, a = out(reg) _, b = out(reg) _, c = out(reg) _,
-                    d = out(reg) _, s0 = out(reg) _,
-                    in("rdx") x,
-                    options(att_syntax, nomem, nostack),
-                );
-            }
-        })
-    });
-    c.bench_function("clock/1000-independent-mulx-adcx-adox", |bch| {
-        bch.iter(|| {
-            let x: u64 = black_box(3);
-            // SAFETY: BMI2 and ADX checked above; register-only, every written register and
-            // the flags declared.
-            unsafe {
-                core::arch::asm!(
-                    "xor {z:e}, {z:e}",
-                    ".rept 500",
-                    "mulx {x}, {a}, {b}", "adcx {x}, {s0}", "adox {x}, {s1}",
-                    "mulx {x}, {c}, {d}", "adcx {x}, {s0}", "adox {x}, {s1}",
-                    ".endr",
-                    x = in(reg) x,
-                    z = out(reg) _, a = out(reg) _, b = out(reg) _, c = out(reg) _,
-                    d = out(reg) _, s0 = out(reg) _, s1 = out(reg) _,
-                    in("rdx") x,
-                    options(att_syntax, nomem, nostack),
-                );
-            }
-        })
-    });
+    // MULX of registers beside flag-addition chains of their own, 1000 of each row.
+    macro_rules! beside {
+        ($name:literal, $($row:literal),+) => {
+            c.bench_function($name, |bch| {
+                bch.iter(|| {
+                    let x: u64 = black_box(3);
+                    // SAFETY: BMI2 and ADX checked above; register-only, every written
+                    // register and the flags declared.
+                    unsafe {
+                        core::arch::asm!(
+                            "xor {z:e}, {z:e}",
+                            ".rept 500",
+                            $($row,)+
+                            ".endr",
+                            x = in(reg) x,
+                            z = out(reg) _, a = out(reg) _, b = out(reg) _, c = out(reg) _,
+                            d = out(reg) _, s0 = out(reg) _, s1 = out(reg) _,
+                            in("rdx") x,
+                            options(att_syntax, nomem, nostack),
+                        );
+                    }
+                })
+            });
+        };
+    }
+    // One addition per MULX (two ADCX into two registers: one carry chain).
+    beside!(
+        "clock/1000-independent-mulx-adcx",
+        "mulx {x}, {a}, {b}",
+        "adcx {x}, {s0}",
+        "mulx {x}, {c}, {d}",
+        "adcx {x}, {s1}"
+    );
+    // Two additions per MULX, as a product's two halves need.
+    beside!(
+        "clock/1000-independent-mulx-adcx-adox",
+        "mulx {x}, {a}, {b}",
+        "adcx {x}, {s0}",
+        "adox {x}, {s1}",
+        "mulx {x}, {c}, {d}",
+        "adcx {x}, {s0}",
+        "adox {x}, {s1}"
+    );
     c.bench_function("clock/1000-mulx-adcx-adox-columns", |bch| {
         bch.iter(|| {
             let p = black_box(words.as_ptr());

@@ -149,9 +149,7 @@ impl Pkcs1v15Sign {
             .iter()
             .map(|h| self.encode(h, key.size()))
             .collect::<Result<Vec<_>>>()?;
-        let refs: Vec<&[u8]> = ems.iter().map(|e| &e[..]).collect();
-        let sigs = key.raw_private_batch(rng, &refs)?;
-        Ok(sigs.iter().map(|s| s.to_vec()).collect())
+        key.sign_encoded_batch(rng, &ems)
     }
 
     pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {

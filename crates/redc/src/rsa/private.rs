@@ -239,6 +239,18 @@ impl RsaPrivateKey {
             .collect()
     }
 
+    /// RSASP1 of every encoded message (each `< n`), by [`RsaPrivateKey::raw_private_batch`],
+    /// as plain signature bytes: the common tail of the signature schemes' batches.
+    pub(crate) fn sign_encoded_batch(
+        &self,
+        rng: Option<&mut dyn CryptoRngCore>,
+        ems: &[Vec<u8>],
+    ) -> Result<Vec<Vec<u8>>> {
+        let refs: Vec<&[u8]> = ems.iter().map(|e| &e[..]).collect();
+        let sigs = self.raw_private_batch(rng, &refs)?;
+        Ok(sigs.iter().map(|s| s.to_vec()).collect())
+    }
+
     /// `c^d mod n` by `mode`, without blinding; `c < n` in `n`'s limb count.
     pub(crate) fn unblinded_op(&self, c: &[u64], mode: PrivateMode) -> Zeroizing<Vec<u64>> {
         match mode {

@@ -253,10 +253,8 @@ impl Pss {
             rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
             ems.push(self.encode_with_salt(h, &salt, key.public_key().bits())?);
         }
-        let refs: Vec<&[u8]> = ems.iter().map(|e| &e[..]).collect();
         // §8.1.1 step 2 for every EM (each < 2^emBits < n).
-        let sigs = key.raw_private_batch(Some(rng), &refs)?;
-        Ok(sigs.iter().map(|s| s.to_vec()).collect())
+        key.sign_encoded_batch(Some(rng), &ems)
     }
 
     pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
