@@ -162,6 +162,42 @@ fn modulus52_rejects_too_few_or_uncompiled_digits() {
     );
 }
 
+#[test]
+fn both_forms_refuse_calls_of_mixed_shapes() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let n = random_modulus(&mut rng, 1024);
+    let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
+    let m52 = Modulus52::new(&m, 20).unwrap();
+    let base = vec![3u64; 16];
+    let (short, long) = (vec![0x35u8; 127], vec![0x35u8; 128]);
+    for form in [Form::Lanes, Form::Pair] {
+        // Exponents of two lengths, a window out of range, no job at all.
+        for (exps, window) in [(vec![&long, &short], 5), (vec![&long], 0), (vec![], 5)] {
+            let mut outs = vec![vec![0u64; 16]; exps.len()];
+            let mut jobs: Vec<PowJob<'_>> = outs
+                .iter_mut()
+                .zip(&exps)
+                .map(|(out, exp)| PowJob {
+                    out,
+                    base: &base,
+                    exp,
+                    modulus: &m52,
+                })
+                .collect();
+            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match form {
+                Form::Lanes => ifma::pow_lanes(token, &mut jobs, window),
+                Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, &mut jobs, window),
+            }));
+            assert!(
+                call.is_err(),
+                "{form:?} took {} jobs, window {window}",
+                exps.len()
+            );
+        }
+    }
+}
+
 /// Keys of every lane shape: two primes of 20 digits (lanes), 30 digits (MULX unless
 /// batched), three and four primes.
 fn keys(rng: &mut ChaCha8Rng) -> Vec<RsaPrivateKey> {

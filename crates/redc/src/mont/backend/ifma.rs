@@ -366,7 +366,8 @@ impl Staged {
 }
 
 /// Checks the shapes shared by the lane and pair forms and returns the digit count: 1 to
-/// `slots` jobs, moduli of one digit count, bases and outputs of the moduli's limb count. Panics on a mismatch (these are the caller's public shapes).
+/// `slots` jobs, moduli of one digit count, bases and outputs of the moduli's limb count.
+/// Panics on a mismatch (these are the caller's public shapes).
 pub(super) fn check_shapes(jobs: &[PowJob<'_>], slots: usize) -> usize {
     assert!(
         !jobs.is_empty() && jobs.len() <= slots,
@@ -392,7 +393,8 @@ pub(super) fn slot_job(jobs: usize, u: usize) -> usize {
 
 /// The `window`-bit digits of the jobs' exponents, most significant window first, as rows of
 /// `slots` words: word `u` of row `w` is digit `w` of the exponent slot `u` runs
-/// ([`slot_job`]). The exponents have one length ([`check_shapes`]).
+/// ([`slot_job`]). Panics unless `window` is in `1..=8` and every exponent has one length
+/// (the caller's public shapes).
 pub(super) fn exp_digit_rows(
     jobs: &[PowJob<'_>],
     slots: usize,
@@ -400,6 +402,10 @@ pub(super) fn exp_digit_rows(
 ) -> Zeroizing<Vec<u64>> {
     assert!((1..=8).contains(&window), "window must be in 1..=8");
     let elen = jobs.first().map_or(0, |j| j.exp.len());
+    assert!(
+        jobs.iter().all(|j| j.exp.len() == elen),
+        "exponents of one length"
+    );
     let digits = (elen * 8).div_ceil(window as usize);
     let mut rows = Zeroizing::new(vec![0u64; digits * slots]);
     for (w, row) in rows.chunks_exact_mut(slots).enumerate() {
