@@ -119,7 +119,7 @@ fn bench_clock(c: &mut Criterion) {
 /// between them (a MULX of registers, an ADCX chain and an ADOX chain of their own), so that what
 /// remains is the ports' bound: a product's two halves need two additions, and if MULX with two
 /// takes longer than MULX alone, no MULX kernel reaches one MULX per cycle (on the Intel Xeon of
-/// the README: 1.0 cycle alone and with one addition, 1.6–1.7 with two, the columns 1.5).
+/// the README: about 1.1 cycles alone and with one addition, 1.7–1.8 with two, the columns 1.5).
 /// Only on CPUs with BMI2 and ADX.
 #[cfg(target_arch = "x86_64")]
 fn bench_mulx_ceiling(c: &mut Criterion) {
@@ -191,6 +191,16 @@ fn bench_mulx_ceiling(c: &mut Criterion) {
         "mulx {x}, {c}, {d}",
         "adcx {x}, {s0}",
         "adox {x}, {s1}"
+    );
+    // The same with plain additions, which need no carry flag in.
+    beside!(
+        "clock/1000-independent-mulx-add-add",
+        "mulx {x}, {a}, {b}",
+        "add {x}, {s0}",
+        "add {x}, {s1}",
+        "mulx {x}, {c}, {d}",
+        "add {x}, {s0}",
+        "add {x}, {s1}"
     );
     c.bench_function("clock/1000-mulx-adcx-adox-columns", |bch| {
         bch.iter(|| {

@@ -138,7 +138,7 @@ fn main() {
         key.kernel().name
     );
     // Invalid: encryptions of random messages 0x00 ‖ 0x03 ‖ random, which fail both paddings
-    // (PKCS#1 v1.5 wants 0x02 second; OAEP's lHash check fails but with chance 2^-256). Like the
+    // (PKCS#1 v1.5 wants 0x02 second; OAEP's lHash check fails bar a chance of 2^-256). Like the
     // valid ones these are random below n, and they decrypt to values below 2^(8(k−1)), so the
     // classes differ in the padding's validity only.
     let invalid: Vec<Vec<u8>> = (0..INPUTS)
