@@ -16,8 +16,8 @@
 //! (`mulx_sized::final_sub`), the looped ones with [`nat::final_sub`]; either way the output
 //! is bit-identical to the portable kernels'. The kernel also carries the almost Montgomery
 //! pair of `mont`'s contract (the same rows, finished by `mulx_sized::final_sub_almost` or
-//! `finish_almost`: outputs `< R`), which the exponentiations loop on; at 8 and 16 limbs the
-//! kernel finishes the almost form itself, from the registers of its reduction window.
+//! `finish_almost`: outputs `< R`), which the exponentiations loop on; at 8 limbs the kernel
+//! finishes the almost form itself, from the registers of its reduction window.
 //!
 //! The assembly is only sound on CPUs with BMI2 and ADX: the kernel function pointers are
 //! handed out only through [`kernel`], which needs a [`Token`], which only [`Token::get`] makes
@@ -122,7 +122,7 @@ fn mont_mul<const ALMOST: bool>(
             8 => sized_mul!(mul8, 8, window),
             11 => sized_mul!(mul11, 11),
             12 => sized_mul!(mul12, 12),
-            16 => sized_mul!(mul16, 16, window),
+            16 => sized_mul!(mul16, 16),
             22 => sized_mul!(mul22, 22),
             24 => sized_mul!(mul24, 24),
             32 => sized_mul!(mul32, 32),
@@ -171,7 +171,7 @@ fn mont_sqr<const ALMOST: bool>(
             8 => sized_sqr!(sqr8, 8, window),
             11 => sized_sqr!(sqr11, 11),
             12 => sized_sqr!(sqr12, 12),
-            16 => sized_sqr!(sqr16, 16, window),
+            16 => sized_sqr!(sqr16, 16),
             22 => sized_sqr!(sqr22, 22),
             24 => sized_sqr!(sqr24, 24),
             32 => sized_sqr!(sqr32, 32),

@@ -29,13 +29,14 @@
 //!   triangles and a rectangle, `tri_halves`, at 64 the same with the lower half split again,
 //!   `tri_halves_nested`), then one pass doubling `T` (ADCX `x, x`) and adding each `a_k²`
 //!   (ADOX) at columns `2k, 2k+1`, then the same reduction.
-//! - At 8 and 16 limbs the triangle keeps its live columns in registers instead (`tri_regs8`,
-//!   `tri_regs16`): the rows there are short, and a row of the memory form cannot finish
-//!   before the previous row's stores have reached its loads, a latency that short rows do
-//!   not hide. Against the memory rows, interleaved in one process (2026-11-23, medians of 30
-//!   chunks, three or four runs): the almost squaring took 59 against 66–73 ns at 8 limbs
-//!   and 198–202 against 207–210 ns at 16 limbs (fastest chunks), and a fixed-window
-//!   exponentiation 4–6 % (8 limbs) and 5–7 % (16 limbs) less time. At 24 limbs (RSA-3072's
+//! - At 8 limbs the triangle keeps its live columns in registers instead (`tri_regs8`): the
+//!   rows there are short, and a row of the memory form cannot finish before the previous
+//!   row's stores have reached its loads, a latency that short rows do not hide. Against the
+//!   memory rows, interleaved in one process (2026-11-23, on the Zen 3 machine of the
+//!   README's earlier measurements, medians of 30 chunks, three or four runs): the almost
+//!   squaring took 59 against 66–73 ns, and a fixed-window exponentiation 4–6 % less time.
+//!   (A 16-limb form, `tri_regs16`, was 5–7 % faster there too, but lost on the Intel Xeon:
+//!   see the reduction below.) At 24 limbs (RSA-3072's
 //!   primes) the same idea runs in 8-limb blocks, one window per block row
 //!   (`tri_regs_blocks`): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
 //!   (five runs). At 32 limbs it was level or slower than `tri_halves` (four runs each of
@@ -48,13 +49,20 @@
 //!   3–5 % with a 2048-bit signature run between any two verifications to evict the code
 //!   (two runs).
 //!
-//! - At 8 and 16 limbs (the primes of RSA-1024 and RSA-2048) the reduction rows run instead
-//!   with an 8-word register window ([`reduce8`]): one memory operand per MULX instead of
-//!   three. Measured on Zen 3 against the rows above, alternating: 8 limbs ≈ 4–6 % faster,
-//!   16 limbs ≈ 1–3 %; at 24, 32 and 48 limbs it was a wash or slower (−3 % to +5 %), so those
-//!   keep the rows. Measured again on 2026-11-23 (interleaved in one process, fixed-window
-//!   exponentiations, two runs each): 6–7 % slower at 24 limbs and 13–19 % at 32, where fully
-//!   unrolled rows were 21–29 % and 29–42 % slower than the looped ones (three runs each).
+//! - At 8 limbs (the primes of RSA-1024) the reduction rows run instead with an 8-word
+//!   register window ([`reduce8`]): one memory operand per MULX instead of three. Measured on
+//!   Zen 3 against the rows above, alternating: 8 limbs ≈ 4–6 % faster, 16 limbs ≈ 1–3 %; at
+//!   24, 32 and 48 limbs it was a wash or slower (−3 % to +5 %), so those keep the rows.
+//!   Measured again on 2026-11-23 (interleaved in one process, fixed-window exponentiations,
+//!   two runs each): 6–7 % slower at 24 limbs and 13–19 % at 32, where fully unrolled rows
+//!   were 21–29 % and 29–42 % slower than the looped ones (three runs each). On the Intel
+//!   Xeon of the README the 16-limb window lost: 2048-bit signatures on the mulx backend
+//!   (three alternating runs of 3 s each, 2026-11-23 about 18:03 UTC, medians) went from 2,036/s
+//!   with the window and `tri_regs16` (its reduction out of line, shared by the squaring and
+//!   the multiplication) to 2,203/s with the reduction rows and the rows triangle (2,174 with
+//!   `tri_halves`, 2,099 with the window and the rows triangle), so 16 limbs now run the rows;
+//!   at 8 limbs the window stayed ahead there (1024-bit signatures 12,713–12,997 against
+//!   11,658–12,726/s). The removed 16-limb forms are in commit 965fa54.
 //!
 //! The caller finishes with the masked final subtraction ([`final_sub`], or
 //! [`final_sub_almost`] for the almost Montgomery form). The register-window sizes finish the
@@ -76,15 +84,14 @@
 //! An exponentiation alternates squarings and multiplications, so both kernels' code should fit
 //! the instruction caches together. Fully unrolled, the 16-limb pair was about 22.5 KB (12.4 KB
 //! of it the multiplication), and the 11- and 12-limb pairs 11.4 and 13.6 KB. With the rows
-//! looped (the multiplication's product rows at 16 limbs, whose reduction is the register
-//! window; the product and reduction rows at 11 and 12, whose triangle stays unrolled) they are
-//! about 17, 3.2 and 3.7 KB, and a fixed-window exponentiation with an exponent as long as the
+//! looped (then, the multiplication's product rows at 16 limbs, whose reduction was the
+//! register window; the product and reduction rows at 11 and 12, whose triangle stays
+//! unrolled) they are about 17, 3.2 and 3.7 KB, and a fixed-window exponentiation with an exponent as long as the
 //! modulus took less time (both forms in one build, interleaved in one process, medians of
 //! 30–80 chunks, 2026-11-23): 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a
 //! median of 2.1 % at 16 (fifteen runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair
 //! is 6 KB and looped product rows were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay
-//! unrolled. At 16 limbs the squaring and the multiplication then also share one out-of-line
-//! copy of the register-window reduction ([`reduce8_shared`]), which takes the pair to 10.6 KB.
+//! unrolled. (16 limbs now loop their reduction rows too, as 11 and 12 do.)
 
 /// One product or reduction row: `T[db..db+len] += rdx·src[sb..sb+len]`, column 0's
 /// accumulator already in `h1`, `z = 0` and CF = OF = 0 on entry. Leaves the carry word in `h0`
@@ -484,46 +491,6 @@ macro_rules! tri_regs_blocks {
     };
 }
 
-/// The off-diagonal triangle of 16 limbs, `T[0..32)`, with a window of eight columns in
-/// registers throughout ([`wcol`]: column `c` in `w_{c mod 8}`), `T` only written:
-///
-/// 1. the triangle of `a_lo = a[0..8)` (`tri_regs8`'s rows), which leaves columns 8..=14 in
-///    their registers; column 15 starts at 0;
-/// 2. the rectangle `a_lo·a_hi` at column 8: row `i` adds `a_i·a[8..16)` into the window
-///    (columns `8+i..=15+i`); column `8+i` is then final, stored, and its register takes the
-///    new column `16+i` from the row's last high half (the shape of `wrow`);
-/// 3. column 16 is final (no triangle product of `a_hi` reaches it) and stored, and the
-///    triangle of `a_hi` runs at column 16 ([`tri_regs_rows`] from row 0), adding into the
-///    window's columns 17..=23.
-///
-/// Same products as the rows triangle, in the same two carry chains per row; what changes is
-/// that no row reloads what the previous row stored.
-macro_rules! tri_regs16 {
-    () => {
-        concat!(
-            "movq $0, ({t})\n",
-            "movq $0, 8*31({t})\n",
-            tri_regs_row0!(),
-            ".set tr_ao, 0\n",
-            ".set tr_co, 0\n",
-            ".set tr_from, 1\n",
-            ".set tr_maxst, 7\n",
-            tri_regs_rows!(),
-            wcol!("15", "mov $0, ", ""),
-            ".set rr_ao, 0\n",
-            ".set rr_bo, 8\n",
-            ".set rr_co, 8\n",
-            rect_regs_rows!(),
-            wcol!("16", "mov ", ", 8*16({t})"),
-            ".set tr_maxst, 14\n",
-            ".set tr_ao, 8\n",
-            ".set tr_co, 16\n",
-            ".set tr_from, 0\n",
-            tri_regs_rows!(),
-        )
-    };
-}
-
 /// The off-diagonal triangle `T[0..2S] = Σ_{i<j} a_i·a_j·W^(i+j)` for an even `S` as two
 /// half-size triangles and the rectangle between them, with `h = S/2`, `a = a_lo + a_hi·W^h`:
 ///
@@ -625,12 +592,9 @@ macro_rules! tri_halves_nested {
 /// unrolling of the rows (`true`) or a loop over rows (`false`; at the register-window sizes
 /// this loops the multiplication's product rows only). `$red` chooses the reduction: `inline`
 /// rows, or the register window ([`reduce8`], which alone allows `FUSED`) inlined into each
-/// kernel (`window`) or called out of line, one copy shared by the squaring and the
-/// multiplication (`window_shared`, [`reduce8_shared`]). `$tri` chooses the
-/// squaring's triangle: `rows` (unrolled rows, [`row_addmul`]), `halves` (`tri_halves`),
-/// `halves_nested` (`tri_halves_nested`), or the register forms
-/// `regs8` (`tri_regs8`), `regs16` (`tri_regs16`) and `regs_blocks`
-/// (`tri_regs_blocks`).
+/// kernel (`window`). `$tri` chooses the squaring's triangle: `rows` (unrolled rows,
+/// [`row_addmul`]), `halves` (`tri_halves`), `halves_nested` (`tri_halves_nested`), or the
+/// register forms `regs8` (`tri_regs8`) and `regs_blocks` (`tri_regs_blocks`).
 macro_rules! sized {
     ($mul:ident, $sqr:ident, $s:literal, $full:tt, $red:tt, $tri:tt) => {
         /// `T[S..2S] + cy·R = (a·b + M·n)/R` for this size; see the module documentation.
@@ -796,9 +760,6 @@ macro_rules! sized {
     (@tri regs8) => {
         tri_regs8!()
     };
-    (@tri regs16) => {
-        tri_regs16!()
-    };
     (@tri regs_blocks) => {
         tri_regs_blocks!()
     };
@@ -812,23 +773,14 @@ macro_rules! sized {
         // The reduction runs in `reduce8`, after this block.
         "xor {cy:e}, {cy:e}\n/* {n} {n0} {nm} {cnt} */\n"
     };
-    (@red window_shared, $full:tt, $s:literal) => {
-        sized!(@red window, $full, $s)
-    };
     (@window inline) => {
         false
     };
     (@window window) => {
         true
     };
-    (@window window_shared) => {
-        true
-    };
     // The register-window reduction after the block (also expanded, but never run, for
     // `inline`, whose `@window` is false).
-    (@reduce window_shared, $s:literal, $f:ident, $t:ident, $n:ident, $n0:ident, $o:ident) => {
-        reduce8_shared::<$s, $f>($t, $n, $n0, $o)
-    };
     (@reduce $red:tt, $s:literal, $f:ident, $t:ident, $n:ident, $n0:ident, $o:ident) => {
         reduce8::<$s, $f>($t, $n, $n0, $o)
     };
@@ -851,7 +803,7 @@ sized!(mul6, sqr6, 6, true, inline, rows);
 sized!(mul8, sqr8, 8, true, window, regs8);
 sized!(mul11, sqr11, 11, false, inline, rows);
 sized!(mul12, sqr12, 12, false, inline, rows);
-sized!(mul16, sqr16, 16, false, window_shared, regs16);
+sized!(mul16, sqr16, 16, false, inline, rows);
 sized!(mul22, sqr22, 22, false, inline, rows);
 sized!(mul24, sqr24, 24, false, inline, regs_blocks);
 sized!(mul32, sqr32, 32, false, inline, halves);
@@ -1223,25 +1175,4 @@ unsafe fn reduce8<const S: usize, const FUSED: bool>(
         );
     }
     cy
-}
-
-/// [`reduce8`] out of line: one copy per `(S, FUSED)` that the squaring and the multiplication
-/// of that size both call, instead of one inlined into each. At 16 limbs the window's 256
-/// unrolled columns are 6.3 KB, so sharing them takes the exponentiation's kernel pair from
-/// about 17 to 10.6 KB; a fixed-window exponentiation (1024-bit modulus and exponent) took a
-/// median of 3.0 % less time (ten runs of 60 interleaved chunks, both forms in one build,
-/// 2026-11-23: from 5.0 % faster to 2.2 % slower). At 8 limbs the call cost more than the
-/// smaller footprint saved (1.4–5.9 % slower, four runs), so 8 keeps it inline.
-///
-/// # Safety
-/// As for [`reduce8`].
-#[inline(never)]
-unsafe fn reduce8_shared<const S: usize, const FUSED: bool>(
-    t: *mut u64,
-    n: *const u64,
-    n0: u64,
-    out: *mut u64,
-) -> u64 {
-    // SAFETY: forwarded from the caller.
-    unsafe { reduce8::<S, FUSED>(t, n, n0, out) }
 }
