@@ -119,11 +119,25 @@ pub(crate) fn exp_bit(exp: &[u8], i: usize) -> u32 {
 /// The positions are public; the value returned may be secret and is not branched on.
 #[inline]
 pub(crate) fn exp_bits(exp: &[u8], lo: usize, k: u32) -> u32 {
-    let mut d = 0;
-    for j in (0..k as usize).rev() {
-        d = (d << 1) | exp_bit(exp, lo + j);
+    if k > 16 {
+        let mut d = 0;
+        for j in (0..k as usize).rev() {
+            d = (d << 1) | exp_bit(exp, lo + j);
+        }
+        return d;
     }
-    d
+    // The three bytes from the one holding bit `lo` upwards hold every bit asked for (at most
+    // 7 + 16 of their 24); which bytes those are depends on `lo` only.
+    let byte = |b: usize| {
+        if b < exp.len() {
+            u32::from(exp[exp.len() - 1 - b])
+        } else {
+            0
+        }
+    };
+    let b = lo / 8;
+    let w = byte(b) | byte(b + 1) << 8 | byte(b + 2) << 16;
+    (w >> (lo % 8)) & ((1u32 << k) - 1)
 }
 
 /// Bit length of a public exponent (0 for zero).
@@ -134,4 +148,25 @@ pub fn exp_bit_len_vartime(exp: &[u8]) -> usize {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{exp_bit, exp_bits};
+
+    #[test]
+    fn exp_bits_reads_the_bits_one_at_a_time_would() {
+        let exps: [&[u8]; 4] = [&[], &[0x80], &[0xa5, 0x3c, 0xff, 0x01, 0x7e], &[0xff; 9]];
+        for exp in exps {
+            for lo in 0..exp.len() * 8 + 24 {
+                for k in 0..=20u32 {
+                    let mut want = 0;
+                    for j in (0..k as usize).rev() {
+                        want = (want << 1) | exp_bit(exp, lo + j);
+                    }
+                    assert_eq!(exp_bits(exp, lo, k), want, "{exp:?} bits {lo}..+{k}");
+                }
+            }
+        }
+    }
 }
