@@ -215,17 +215,32 @@ impl Pss {
     ) -> Result<Vec<u8>> {
         // PSS is probabilistic: without a generator there is no salt.
         let rng = rng.ok_or(Error::UnsupportedParameter)?;
-        if hashed.len() != self.hash.size() {
-            return Err(Error::InputOutOfRange);
-        }
-        // §9.1.1 step 4: a random salt of sLen bytes.
-        let mut salt = alloc::vec![0u8; self.signing_salt_len()];
-        rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
-        // §8.1.1 step 1: EM = EMSA-PSS-ENCODE(M, modBits − 1).
-        let em = self.encode_with_salt(hashed, &salt, key.public_key().bits())?;
+        self.check_hash_len(hashed)?;
+        let em = self.encode_salted(rng, key, hashed)?;
         // Step 2: s = RSASP1(K, OS2IP(EM)), S = I2OSP(s, k). EM < 2^emBits < n.
         let s = key.raw_private(Some(rng), &em)?;
         Ok(s.to_vec())
+    }
+
+    /// [`Error::InputOutOfRange`] unless `hashed` is as long as the hash's output.
+    fn check_hash_len(&self, hashed: &[u8]) -> Result<()> {
+        if hashed.len() != self.hash.size() {
+            return Err(Error::InputOutOfRange);
+        }
+        Ok(())
+    }
+
+    /// §8.1.1 step 1 for signing `hashed` (of the hash's length) with `key`: a fresh random
+    /// salt of sLen bytes from `rng` (§9.1.1 step 4), then EM = EMSA-PSS-ENCODE(M, modBits − 1).
+    fn encode_salted(
+        &self,
+        rng: &mut dyn CryptoRngCore,
+        key: &RsaPrivateKey,
+        hashed: &[u8],
+    ) -> Result<Vec<u8>> {
+        let mut salt = alloc::vec![0u8; self.signing_salt_len()];
+        rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
+        self.encode_with_salt(hashed, &salt, key.public_key().bits())
     }
 
     /// Signs several already-hashed messages at once with `key` (RFC 8017 §8.1.1 for each, a
@@ -243,24 +258,20 @@ impl Pss {
         hashed: &[&[u8]],
     ) -> Result<Vec<Vec<u8>>> {
         let rng = rng.ok_or(Error::UnsupportedParameter)?;
-        if hashed.iter().any(|h| h.len() != self.hash.size()) {
-            return Err(Error::InputOutOfRange);
-        }
-        let mut salt = alloc::vec![0u8; self.signing_salt_len()];
-        let mut ems = Vec::with_capacity(hashed.len());
+        // Every length first, so that a wrong one fails the batch before any salt is drawn.
         for h in hashed {
-            // §9.1.1 step 4, then §8.1.1 step 1, per message.
-            rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
-            ems.push(self.encode_with_salt(h, &salt, key.public_key().bits())?);
+            self.check_hash_len(h)?;
         }
+        let ems = hashed
+            .iter()
+            .map(|h| self.encode_salted(rng, key, h))
+            .collect::<Result<Vec<_>>>()?;
         // §8.1.1 step 2 for every EM (each < 2^emBits < n).
         key.sign_encoded_batch(Some(rng), &ems)
     }
 
     pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
-        if hashed.len() != self.hash.size() {
-            return Err(Error::InputOutOfRange);
-        }
+        self.check_hash_len(hashed)?;
         // §8.1.2 steps 1–2.
         let em = rsavp1(key, sig)?;
         // Step 3.
