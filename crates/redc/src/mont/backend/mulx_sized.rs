@@ -62,7 +62,9 @@
 //!   the multiplication) to 2,203/s with the reduction rows and the rows triangle (2,174 with
 //!   `tri_halves`, 2,099 with the window and the rows triangle), so 16 limbs now run the rows;
 //!   at 8 limbs the window stayed ahead there (1024-bit signatures 12,713–12,997 against
-//!   11,658–12,726/s). The removed 16-limb forms are in commit 965fa54.
+//!   11,658–12,726/s; both by an out-of-repository 3-second signing loop per build). The
+//!   removed 16-limb forms are in commit 965fa54; `redc speed --bits 2048` on builds of that
+//!   commit and the next, alternating, repeats the comparison (README, Performance).
 //!
 //! The caller finishes with the masked final subtraction ([`final_sub`], or
 //! [`final_sub_almost`] for the almost Montgomery form). The register-window sizes finish the
