@@ -13,6 +13,7 @@ use redc::rsa::pkcs8;
 use redc::rsa::{BoxedUint, DecodeRsaPrivateKey, RsaPrivateKey};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::PrivateKeyDer;
+use zeroize::Zeroizing;
 
 use crate::Error;
 
@@ -42,7 +43,7 @@ pub(crate) fn from_pem(pem: &[u8]) -> Result<RsaPrivateKey, Error> {
         ));
     }
     match PrivateKeyDer::from_pem_slice(pem) {
-        Ok(key) => from_key_der(&key),
+        Ok(key) => from_key_der(&Zeroizing::new(key)),
         Err(rustls::pki_types::pem::Error::NoItemsFound) => Err(Error::KeyEncoding(
             "no PEM section \"RSA PRIVATE KEY\", \"PRIVATE KEY\" or \"EC PRIVATE KEY\" found"
                 .into(),

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use rustls::pki_types::PrivateKeyDer;
+use zeroize::Zeroizing;
 
 use crate::{load, Error, SigningKey};
 
@@ -84,9 +85,13 @@ impl rustls::crypto::KeyProvider for KeyProvider {
         &self,
         key_der: PrivateKeyDer<'static>,
     ) -> Result<Arc<dyn rustls::sign::SigningKey>, rustls::Error> {
+        // The DER is secret: wiped when dropped here (a fallback gets its own copy).
+        let key_der = Zeroizing::new(key_der);
         match (load::from_key_der(&key_der), self.fallback) {
             (Ok(key), _) => Ok(Arc::new(SigningKey::new(key)?)),
-            (Err(Error::NotRsa(_)), Some(fallback)) => fallback.load_private_key(key_der),
+            (Err(Error::NotRsa(_)), Some(fallback)) => {
+                fallback.load_private_key(key_der.clone_key())
+            }
             (Err(e), _) => Err(e.into()),
         }
     }

@@ -206,10 +206,16 @@ pub fn run_server_expecting_exit(args: &[&str]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The `openssl` command: `$REDC_OPENSSL` if set (for trying another OpenSSL), else the
+/// system's.
+pub fn openssl() -> String {
+    std::env::var("REDC_OPENSSL").unwrap_or_else(|_| "openssl".into())
+}
+
 /// `openssl s_client` against `port` with `args`, sending `request`, killed after 20 s.
 /// Returns its standard output and error together.
 pub fn s_client(port: u16, args: &[&str], request: &str) -> String {
-    let mut child = Command::new("openssl")
+    let mut child = Command::new(openssl())
         .arg("s_client")
         .args(["-connect", &format!("127.0.0.1:{port}")])
         .arg("-ign_eof")
