@@ -54,6 +54,15 @@ pub enum Error {
 
 impl Error {
     /// The [`Error`] inside a [`rustls::Error`] that this crate returned, if it is one.
+    ///
+    /// ```
+    /// let err = redc_rustls::load_certificates("/nonexistent/chain.pem").unwrap_err();
+    /// match redc_rustls::Error::from_rustls(&err) {
+    ///     Some(redc_rustls::Error::Io { path, .. }) => assert!(path.ends_with("chain.pem")),
+    ///     other => panic!("unexpected {other:?}"),
+    /// }
+    /// assert!(redc_rustls::Error::from_rustls(&rustls::Error::DecryptError).is_none());
+    /// ```
     pub fn from_rustls(err: &rustls::Error) -> Option<&Error> {
         match err {
             rustls::Error::Other(other) => other.0.downcast_ref::<Error>(),

@@ -26,6 +26,19 @@ use crate::{load, Error, MIN_BITS};
 /// The schemes a [`SigningKey`] offers, most preferred first: PSS before PKCS#1 v1.5, longer
 /// hashes first (the order of rustls's own RSA keys). rustls offers only the PSS ones in TLS
 /// 1.3.
+///
+/// ```
+/// use rustls::sign::SigningKey as _;
+/// use rustls::SignatureScheme;
+///
+/// # let rsa = redc::rsa::RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+/// let key = redc_rustls::SigningKey::new(rsa).unwrap();
+/// // The peer's offer, in its own order: the key picks by SCHEMES' order.
+/// let offered = [SignatureScheme::RSA_PKCS1_SHA256, SignatureScheme::RSA_PSS_SHA256];
+/// let signer = key.choose_scheme(&offered).unwrap();
+/// assert_eq!(signer.scheme(), SignatureScheme::RSA_PSS_SHA256);
+/// assert!(key.choose_scheme(&[SignatureScheme::ECDSA_NISTP256_SHA256]).is_none());
+/// ```
 pub const SCHEMES: [SignatureScheme; 6] = [
     SignatureScheme::RSA_PSS_SHA512,
     SignatureScheme::RSA_PSS_SHA384,

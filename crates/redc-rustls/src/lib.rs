@@ -42,4 +42,14 @@ pub use provider::{KeyProvider, KEY_PROVIDER};
 
 /// The smallest modulus accepted, in bits: RSA keys below 2048 bits are refused for TLS, as
 /// rustls's own providers (aws-lc-rs, ring) refuse them.
+///
+/// ```
+/// let small = redc::rsa::RsaPrivateKey::new(&mut rand_core::OsRng, 1024).unwrap();
+/// let err = redc_rustls::SigningKey::new(small).unwrap_err();
+/// assert!(matches!(
+///     redc_rustls::Error::from_rustls(&err),
+///     Some(redc_rustls::Error::KeyTooSmall(1024))
+/// ));
+/// assert_eq!(redc_rustls::MIN_BITS, 2048);
+/// ```
 pub const MIN_BITS: usize = 2048;
