@@ -136,12 +136,13 @@ impl core::fmt::Debug for Modulus52 {
 
 impl Modulus52 {
     /// The radix-2^52 form of `m` with `digits` digits, or `None` if `digits` is below
-    /// [`digits_for_bits`] of `m`'s bit length or not one of [`COMPILED_DIGITS`] (more digits
-    /// than needed are always correct, only slower). Constant time in `m`'s
-    /// value (it may be a secret prime): `2^(104·digits) mod n` by masked doublings from
-    /// `2^(128·s)` or `2^(64·s) mod n`.
+    /// [`digits_for_bits`] of `m`'s bit length or above [`MAX_DIGITS`] (more digits than
+    /// needed are always correct, only slower; each form runs only its own digit counts:
+    /// [`COMPILED_DIGITS`] for [`pow_lanes`], [`super::ifma_duo::DUO_DIGITS`] for the duo
+    /// form). Constant time in `m`'s value (it may be a secret prime): `2^(104·digits) mod n`
+    /// by masked doublings from `2^(128·s)` or `2^(64·s) mod n`.
     pub fn new(m: &Modulus<u64>, digits: usize) -> Option<Self> {
-        if digits < digits_for_bits(m.bits()) || !COMPILED_DIGITS.contains(&digits) {
+        if digits < digits_for_bits(m.bits()) || digits > MAX_DIGITS {
             return None;
         }
         let s = m.limbs();
@@ -263,6 +264,10 @@ pub fn window_for(bits: usize, digits: usize) -> u32 {
 /// `window` is in `1..=8`.
 pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     let staged = Staged::new(jobs);
+    assert!(
+        COMPILED_DIGITS.contains(&staged.l),
+        "a compiled digit count"
+    );
     let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     let inputs = staged.inputs();
@@ -285,6 +290,10 @@ pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
 /// moduli. The jobs' own `exp` fields are not read. Shapes as for [`pow_lanes`].
 pub fn pow_lanes_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
     let staged = Staged::new(jobs);
+    assert!(
+        COMPILED_DIGITS.contains(&staged.l),
+        "a compiled digit count"
+    );
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     let inputs = staged.inputs();
     macro_rules! run {

@@ -11,6 +11,8 @@ use crate::mont::{Algorithm, Kernel, SqrVariant};
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 #[cfg(target_arch = "x86_64")]
+pub mod ifma_duo;
+#[cfg(target_arch = "x86_64")]
 pub mod ifma_pair;
 #[cfg(target_arch = "x86_64")]
 pub mod mulx;

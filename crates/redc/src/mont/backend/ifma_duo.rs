@@ -1,0 +1,401 @@
+//! Two exponentiations sharing every register digit by digit: the single private operation of
+//! a two-prime key on AVX-512 IFMA ("duo" form).
+//!
+//! Layout: number `u ∈ {0, 1}` (the two CRT halves) keeps digit `d` of its `L` digits of 52
+//! bits in lane `2·(d mod 4) + u` of register `d / 4`, so a 512-bit register holds four digits
+//! of each number and `L` is a multiple of 4 ([`DUO_DIGITS`]; the 1024-bit primes of RSA-2048
+//! fill five registers exactly, where [`super::ifma_pair`]'s one number per register set
+//! leaves four of 24 lanes empty). In memory the order is the same, `[2d + u]`, so the two
+//! numbers' digit `i` are 16 adjacent bytes: one `VBROADCASTI32X4` spreads `(bᵢ⁽⁰⁾, bᵢ⁽¹⁾)` over
+//! a register, and one digit of shift is a `VALIGNQ` by two lanes. Nothing crosses between the
+//! numbers, and every instruction works for both.
+//!
+//! A Montgomery product `a·b·R⁻¹ mod n` (`R = 2^(52·L)`, almost Montgomery: inputs and outputs
+//! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before step `i`,
+//! position `p` holds column `i + p`. Step `i` (for both numbers at once):
+//!
+//! ```text
+//! y   = lo(t₀ · k₀)                         k₀ = −n⁻¹ mod 2^52; t₀ = position 0
+//! c   = (t₀ + 2^52 − 1) >> 52               = ⌈t₀ / 2^52⌉, the carry t₀ + lo(n₀·y) sends up
+//! t'  = shift(t) + c + lo(n↓·y) + hi(n·y) + hi(a·bᵢ) + lo(a·bᵢ₊₁)
+//! ```
+//!
+//! where `shift` moves every position down one digit and `n↓` is `n` one digit down (`n↓ₚ =
+//! nₚ₊₁`): `lo(n₀·y)` itself is never computed, since `t₀ + lo(n₀·y) ≡ 0 (mod 2^52)` leaves
+//! exactly `c` to carry. Neither the shift nor the product terms wait for `y`, so the chain
+//! from one quotient to the next is `y → broadcast → lo(n↓·y) → add → y'`, about 13 cycles,
+//! against the word-serial `acc₀ → y → lo(n·y) → shift → acc₀` of OpenSSL's `rsaz-avx512`
+//! and the pair form (paper 002's lesson: keep the quotient's chain short and the
+//! independent work beside it).
+//!
+//! Squaring is dedicated: row `i` multiplies `aᵢ` by the digits `j ≥ i` of `a` with the ones
+//! above `i` doubled (`2a` in 52-bit digits, `e`, as in [`super::ifma`]), registers wholly
+//! below `i` skipped, so the product half of a squaring costs about half the multiply-adds of
+//! a product. Each result is normalised exactly (carries moved up until every digit is below
+//! 2^52, the ripple through runs of `2^52 − 1` on bit masks in general registers), since the
+//! multiply-adds read only the low 52 bits of their inputs.
+//!
+//! The kernels are assembly written by `build.rs` (one block per operation and digit count,
+//! steps unrolled, registers fixed), because the instruction order is part of the design and
+//! LLVM does not keep it: from intrinsics it hoisted every step's product terms out of the
+//! unrolled squaring and spilled them, and it moved each next quotient behind the step's bulk.
+//! Measured on an AMD EPYC Zen 4 (family 25 model 17) with 20 digits (1024-bit primes), per
+//! Montgomery product of both numbers: 782 cycles in the pair form, 638 in this form from
+//! intrinsics, 560 (squaring) and 630 (product) from the generated assembly. What bounds it
+//! there is the quotient chain under load, about 18 cycles per digit step against the 13 of
+//! the chain alone; the multiplier itself would allow about 17 (squaring) and 21 (product).
+//!
+//! Constant time: every loop bound, mask and address depends on `L`, the window and the
+//! exponent's length only; the table is read by a scan over all entries under per-number
+//! compare masks.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+use zeroize::{Zeroize, Zeroizing};
+
+use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, Token, MASK52};
+
+/// The digit counts the duo form runs (multiples of 4, four digits of each number per
+/// register); a modulus needs the smallest one with `2^(52·L) > 4n`.
+pub const DUO_DIGITS: [usize; 8] = [12, 16, 20, 24, 28, 32, 36, 40];
+
+/// Words in one interleaved buffer: the largest `2·L`, plus the two digits of zeros read past
+/// the end by the last step's look-ahead broadcast, rounded to whole registers.
+const BUF: usize = 2 * 40 + 8;
+
+/// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L`.
+type Duo = [u64; BUF];
+
+/// The kernels `build.rs` writes: `sqr_NV` (a run of squarings in place) and `mul_NV` for
+/// `NV` = 3 to 10 registers (12 to 40 digits), on [`Consts`] and [`Scratch`].
+mod duo_asm {
+    include!(concat!(env!("OUT_DIR"), "/duo_asm.rs"));
+}
+
+/// The constants a kernel reads, at the byte offsets `build.rs` uses: both moduli
+/// interleaved, both one digit down, `k₀` in every lane pair, `2^52 − 1` and 1.
+#[repr(C, align(64))]
+struct Consts {
+    n: Duo80,
+    nd: Duo80,
+    k0: [u64; 8],
+    m52: u64,
+    one: u64,
+}
+
+/// 40 digits of two numbers.
+type Duo80 = [u64; 80];
+
+/// The squaring kernel's scratch: `a`, `e` and `f` (see the module documentation), each with the zero
+/// digits read past the end.
+#[repr(C, align(64))]
+struct Scratch([u64; 3 * 88]);
+
+impl Zeroize for Consts {
+    fn zeroize(&mut self) {
+        self.n.zeroize();
+        self.nd.zeroize();
+        self.k0.zeroize();
+    }
+}
+
+/// The duo digit count for moduli of `bits` bits, if one is large enough.
+pub fn duo_digits_for(bits: usize) -> Option<usize> {
+    let need = super::ifma::digits_for_bits(bits);
+    DUO_DIGITS.into_iter().find(|&d| d >= need)
+}
+
+/// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), both in every
+/// register (see the module documentation), in constant time, with a `window`-bit fixed
+/// window (`1..=8`). Both moduli MUST have the same digit count, one of [`DUO_DIGITS`], and
+/// both exponents the same length (panics otherwise: these are the caller's public shapes).
+pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
+    let l = check_shapes(jobs, 2);
+    assert!(DUO_DIGITS.contains(&l), "a duo digit count");
+    let exp_digits = exp_digit_rows(jobs, 2, window);
+    let job = |u: usize| &jobs[slot_job(jobs.len(), u)];
+
+    let mut inputs = Zeroizing::new(Inputs {
+        n: [0; BUF],
+        nd: [0; BUF],
+        rr: [0; BUF],
+        base: [0; BUF],
+        k0: [0; 2],
+    });
+    let mut digits = Zeroizing::new(vec![0u64; l]);
+    for u in 0..2 {
+        let j = job(u);
+        interleave(&mut inputs.n, u, &j.modulus.n);
+        interleave(&mut inputs.nd, u, &j.modulus.n[1..]);
+        interleave(&mut inputs.rr, u, &j.modulus.rr);
+        super::ifma::to_radix52(&mut digits, j.base);
+        interleave(&mut inputs.base, u, &digits);
+        inputs.k0[u] = j.modulus.k0;
+    }
+    let mut result = Zeroizing::new([0u64; BUF]);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l / 4 is 3..=10.
+    unsafe { duo_core(l / 4, &mut result, &inputs, &exp_digits, window) };
+    for (u, job) in jobs.iter_mut().enumerate() {
+        for (d, x) in digits.iter_mut().enumerate() {
+            *x = result[2 * d + u];
+        }
+        finish_job(job, &digits);
+    }
+}
+
+/// Writes `digits` as number `u` of the interleaved buffer `buf`.
+fn interleave(buf: &mut Duo, u: usize, digits: &[u64]) {
+    for (d, &x) in digits.iter().enumerate() {
+        buf[2 * d + u] = x;
+    }
+}
+
+/// Both numbers' inputs in interleaved digit form.
+struct Inputs {
+    n: Duo,
+    /// `n` one digit down: position `p` holds `n_{p+1}`.
+    nd: Duo,
+    rr: Duo,
+    base: Duo,
+    k0: [u64; 2],
+}
+
+impl Zeroize for Inputs {
+    fn zeroize(&mut self) {
+        for b in [&mut self.n, &mut self.nd, &mut self.rr, &mut self.base] {
+            b.zeroize();
+        }
+        self.k0.zeroize();
+    }
+}
+
+/// `dst = table[idx]` per number (`idx = (i⁽⁰⁾, i⁽¹⁾)`), digits of `nv` registers, reading
+/// every entry under a compare mask.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn select(nv: usize, dst: &mut Duo, table: &[Duo], idx: &[u64]) {
+    let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
+    let mut r = [_mm512_setzero_si512(); 10];
+    for (e, entry) in table.iter().enumerate() {
+        let m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        for (v, rv) in r.iter_mut().enumerate().take(nv) {
+            // SAFETY: 8·nv ≤ 80 < BUF readable u64s.
+            let x = unsafe { _mm512_loadu_si512(entry[8 * v..].as_ptr() as *const _) };
+            *rv = _mm512_mask_mov_epi64(*rv, m, x);
+        }
+    }
+    for (v, &rv) in r.iter().enumerate().take(nv) {
+        // SAFETY: 8·nv ≤ 80 < BUF writable u64s.
+        unsafe { _mm512_storeu_si512(dst[8 * v..].as_mut_ptr() as *mut _, rv) };
+    }
+}
+
+/// A run of `count ≥ 1` squarings of `x` in place by the generated kernel for `nv`
+/// registers.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `nv` in 3..=10.
+unsafe fn sqr_run(nv: usize, x: &mut Duo, c: &Consts, scratch: &mut Scratch, count: usize) {
+    let (x, c, sc) = (
+        x.as_mut_ptr(),
+        c as *const Consts as *const u64,
+        scratch.0.as_mut_ptr(),
+    );
+    // SAFETY: the caller's features; every buffer is as large as the kernels read or write
+    // (Duo: 88 words ≥ 8·nv + 2; Consts and Scratch at the offsets build.rs uses).
+    unsafe {
+        match nv {
+            3 => duo_asm::sqr_3(x, c, sc, count),
+            4 => duo_asm::sqr_4(x, c, sc, count),
+            5 => duo_asm::sqr_5(x, c, sc, count),
+            6 => duo_asm::sqr_6(x, c, sc, count),
+            7 => duo_asm::sqr_7(x, c, sc, count),
+            8 => duo_asm::sqr_8(x, c, sc, count),
+            9 => duo_asm::sqr_9(x, c, sc, count),
+            10 => duo_asm::sqr_10(x, c, sc, count),
+            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
+        }
+    }
+}
+
+/// `out = a·b·R⁻¹` by the generated kernel for `nv` registers.
+///
+/// # Safety
+/// As for [`sqr_run`].
+unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo) {
+    let (o, c, a, b) = (
+        out.as_mut_ptr(),
+        c as *const Consts as *const u64,
+        a.as_ptr(),
+        b.as_ptr(),
+    );
+    // SAFETY: as in `sqr_run`; `b` has its zero digits past the end (Duo is zero there).
+    unsafe {
+        match nv {
+            3 => duo_asm::mul_3(o, c, a, b),
+            4 => duo_asm::mul_4(o, c, a, b),
+            5 => duo_asm::mul_5(o, c, a, b),
+            6 => duo_asm::mul_6(o, c, a, b),
+            7 => duo_asm::mul_7(o, c, a, b),
+            8 => duo_asm::mul_8(o, c, a, b),
+            9 => duo_asm::mul_9(o, c, a, b),
+            10 => duo_asm::mul_10(o, c, a, b),
+            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
+        }
+    }
+}
+
+/// The exponentiation proper (see [`pow_duo`]) for numbers of `4·nv` digits.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
+    let mut c = Zeroizing::new(Consts {
+        n: [0; 80],
+        nd: [0; 80],
+        k0: [0; 8],
+        m52: MASK52,
+        one: 1,
+    });
+    c.n.copy_from_slice(&inputs.n[..80]);
+    c.nd.copy_from_slice(&inputs.nd[..80]);
+    for pair in c.k0.chunks_exact_mut(2) {
+        pair.copy_from_slice(&inputs.k0);
+    }
+    let mut scratch = Scratch([0; 3 * 88]);
+    let mut one = [0u64; BUF];
+    one[0] = 1;
+    one[1] = 1;
+
+    let entries = 1usize << window;
+    let mut table: Vec<Duo> = vec![[0; BUF]; entries];
+    // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
+    // SAFETY (every kernel call): the caller's features; nv is 3..=10 (pow_duo).
+    unsafe {
+        mul(nv, &mut table[0], &c, &inputs.rr, &one);
+        mul(nv, &mut table[1], &c, &inputs.base, &inputs.rr);
+        for e in 2..entries {
+            let (done, rest) = table.split_at_mut(e);
+            mul(nv, &mut rest[0], &c, &done[e - 1], &done[1]);
+        }
+    }
+
+    let mut acc = [0u64; BUF];
+    let mut sel = [0u64; BUF];
+    let mut tmp = [0u64; BUF];
+    let mut rows = exp_digits.chunks_exact(2);
+    if let Some(first) = rows.next() {
+        select(nv, &mut acc, &table, first);
+        for row in rows {
+            select(nv, &mut sel, &table, row);
+            // SAFETY: as above.
+            unsafe {
+                sqr_run(nv, &mut acc, &c, &mut scratch, window as usize);
+                mul(nv, &mut tmp, &c, &acc, &sel);
+            }
+            acc = tmp;
+        }
+    } else {
+        acc = table[0];
+    }
+    // Leave the domain: a product by 1 gives a value ≤ n.
+    // SAFETY: as above.
+    unsafe { mul(nv, out, &c, &acc, &one) };
+    for e in table.iter_mut() {
+        e.zeroize();
+    }
+    acc.zeroize();
+    sel.zeroize();
+    tmp.zeroize();
+    scratch.0.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digits of `d` (one number) carried through in general registers.
+    fn reference(d: &[u64]) -> Vec<u64> {
+        let mut carry = 0u64;
+        d.iter()
+            .map(|&x| {
+                let x = x + carry;
+                carry = x >> 52;
+                x & MASK52
+            })
+            .collect()
+    }
+
+    /// The kernels' normalisation on lazy digits (below 2^61), each number on its own: a
+    /// ripple through every digit of one number while the other has none, and random mixes of
+    /// the values that make or pass a carry, at every register count.
+    #[test]
+    fn normalise_ripples_each_number_on_its_own() {
+        if Token::get().is_none() {
+            return;
+        }
+        let c = Consts {
+            n: [0; 80],
+            nd: [0; 80],
+            k0: [0; 8],
+            m52: MASK52,
+            one: 1,
+        };
+        let picks = [
+            0,
+            1,
+            MASK52 - 1,
+            MASK52,
+            MASK52 + 1,
+            (1 << 53) + 3,
+            (1 << 60) + 12345,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for nv in 3..=10usize {
+            let l = 4 * nv;
+            let mut cases: Vec<[Vec<u64>; 2]> = Vec::new();
+            let mut run = vec![MASK52; l];
+            run[0] = MASK52 + 1;
+            run[l - 1] = 0;
+            cases.push([run.clone(), vec![0; l]]);
+            cases.push([vec![0; l], run]);
+            for _ in 0..2000 {
+                let mut pair = [vec![0u64; l], vec![0u64; l]];
+                for num in pair.iter_mut() {
+                    // The top digit stays clear: the values must fit.
+                    for x in num[..l - 1].iter_mut() {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        *x = picks[(state >> 40) as usize % picks.len()];
+                    }
+                }
+                cases.push(pair);
+            }
+            for pair in cases {
+                let mut buf = [0u64; BUF];
+                interleave(&mut buf, 0, &pair[0]);
+                interleave(&mut buf, 1, &pair[1]);
+                let (x, k) = (buf.as_mut_ptr(), &c as *const Consts as *const u64);
+                // SAFETY: the token above proves the extensions; the buffers are large enough.
+                unsafe {
+                    match nv {
+                        3 => duo_asm::norm_3(x, k),
+                        4 => duo_asm::norm_4(x, k),
+                        5 => duo_asm::norm_5(x, k),
+                        6 => duo_asm::norm_6(x, k),
+                        7 => duo_asm::norm_7(x, k),
+                        8 => duo_asm::norm_8(x, k),
+                        9 => duo_asm::norm_9(x, k),
+                        _ => duo_asm::norm_10(x, k),
+                    }
+                }
+                for (u, num) in pair.iter().enumerate() {
+                    let got: Vec<u64> = (0..l).map(|d| buf[2 * d + u]).collect();
+                    assert_eq!(got, reference(num), "{nv} registers, number {u}");
+                }
+            }
+        }
+    }
+}
