@@ -1,14 +1,12 @@
 //! Generates the duo form's AVX-512 IFMA kernels (`src/mont/backend/ifma_duo.rs` documents
-//! the arithmetic; `duo_asm` there is what this writes).
+//! the arithmetic; its `duo_asm` module is what this writes).
 //!
-//! One `asm!` block per operation and digit count: a window's run of squarings and one
-//! Montgomery product, each step fully unrolled with a fixed register allocation, in the
-//! instruction order the step was designed for. The order matters on an out-of-order core
-//! that issues the oldest ready instruction first: a step updates digit position 0, derives
-//! the next quotient at once, and only then the other positions and the next step's product
-//! terms, so the quotient's chain does not queue behind the bulk of the multiply-adds. LLVM
-//! does not keep that order (nor, in the unrolled squaring, its registers: it hoisted every
-//! step's products and spilled them), which is why the kernels are written out here.
+//! One `asm!` block per operation and digit count: a window's run of squarings, one
+//! Montgomery product, and (for the tests) the normalisation alone. Steps are unrolled with a
+//! fixed register allocation, in the instruction order they were designed for: on an
+//! out-of-order core that issues the oldest ready instruction first, the quotient chain must
+//! come before the bulk of the multiply-adds in program order, and LLVM does not keep such an
+//! order (from intrinsics it also hoisted and spilled the unrolled squaring's product terms).
 //!
 //! Nothing here depends on a secret: the generator only unrolls loops over public counts.
 
@@ -20,22 +18,43 @@ use std::path::Path;
 /// Registers per number of digit positions (`L = 4·NV` digits): 3 to 10.
 const NVS: std::ops::RangeInclusive<usize> = 3..=10;
 
-/// Byte offsets in the constants block (`ifma_duo::Consts`): `n`, `n` one digit down, `k₀`
-/// in every lane pair, `2^52 − 1`, and 1.
+/// Words of one interleaved array in the constants (40 digits of two numbers, and a register
+/// of zeros past the end).
+const ARR: usize = 88;
+
+/// Byte offsets in the constants block (`ifma_duo::Consts`): `n`, `n` one digit down (`n↓ₚ =
+/// nₚ₊₁`), `n` two digits down, `k₀` in every lane pair, `2^52 − 1`, and 1.
 const N_OFF: usize = 0;
-const ND_OFF: usize = 640;
-const K0_OFF: usize = 1280;
-const M52_OFF: usize = 1344;
-const ONE_OFF: usize = 1352;
+const ND_OFF: usize = 8 * ARR;
+const NDD_OFF: usize = 16 * ARR;
+const K0_OFF: usize = 24 * ARR;
+const M52_OFF: usize = K0_OFF + 64;
+const ONE_OFF: usize = M52_OFF + 8;
+/// Bytes of the constants block.
+const CONSTS_BYTES: usize = ONE_OFF + 8;
 
-/// Byte offsets in the squaring's scratch block: `a`, `e` and `f` (see ifma_duo.rs), each
-/// with room for 40 digits of two numbers and the zero digits read past the end.
+/// Byte offsets in the scratch block: the squaring's `a`, `e = 2a` in digits and `f = 2aⱼ mod
+/// 2^52`, each also one digit down; the product uses `A` and `AD` for its first factor.
 const A_OFF: usize = 0;
-const E_OFF: usize = 704;
-const F_OFF: usize = 1408;
+const AD_OFF: usize = 8 * ARR;
+const E_OFF: usize = 16 * ARR;
+const ED_OFF: usize = 24 * ARR;
+const F_OFF: usize = 32 * ARR;
+const FD_OFF: usize = 40 * ARR;
+/// Bytes of the scratch block.
+const SCRATCH_BYTES: usize = 48 * ARR;
 
+/// Which kernel a generator writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Sqr,
+    Mul,
+}
+
+/// One kernel's text for `nv` registers.
 struct Gen {
     nv: usize,
+    kind: Kind,
     s: String,
 }
 
@@ -43,85 +62,143 @@ impl Gen {
     fn l(&self) -> usize {
         4 * self.nv
     }
+    fn z(&self, i: usize) -> String {
+        format!("zmm{i}")
+    }
+    /// Frame position registers.
     fn x(&self, r: usize) -> String {
-        format!("zmm{r}")
+        self.z(r)
     }
-    fn p(&self, r: usize) -> String {
-        format!("zmm{}", self.nv + r)
+    /// Product-term registers (the next step's terms; also the second accumulator).
+    fn t(&self, r: usize) -> String {
+        self.z(self.nv + r)
     }
-    fn base(&self) -> usize {
+    fn b(&self) -> usize {
         2 * self.nv
     }
-    fn yb(&self, which: usize) -> String {
-        format!("zmm{}", self.base() + which)
+    fn c0(&self) -> String {
+        self.z(self.b())
     }
-    fn ybx(&self, which: usize) -> String {
-        format!("xmm{}", self.base() + which)
+    fn y0(&self) -> String {
+        self.z(self.b() + 1)
     }
-    fn c(&self) -> String {
-        format!("zmm{}", self.base() + 2)
+    fn y1(&self) -> String {
+        self.z(self.b() + 2)
     }
-    fn cx(&self) -> String {
-        format!("xmm{}", self.base() + 2)
+    fn col(&self) -> String {
+        self.z(self.b() + 3)
     }
-    fn t(&self, k: usize) -> String {
-        format!("zmm{}", self.base() + 3 + k)
-    }
-    fn ai(&self) -> String {
-        format!("zmm{}", self.base() + 6)
-    }
-    fn an(&self) -> String {
-        format!("zmm{}", self.base() + 7)
+    fn q(&self) -> String {
+        self.z(self.b() + 4)
     }
     fn m(&self) -> String {
-        format!("zmm{}", self.base() + 8)
-    }
-    fn mx(&self) -> String {
-        format!("xmm{}", self.base() + 8)
+        self.z(self.b() + 5)
     }
     fn zero(&self) -> String {
-        format!("zmm{}", self.base() + 9)
+        self.z(self.b() + 6)
     }
-    /// Whether `k₀`, `n` and `n↓` fit in registers too (one 512-bit load per cycle on Zen 4
-    /// makes memory operands as dear as the multiply-adds they feed).
-    fn consts_in_regs(&self) -> bool {
-        4 * self.nv + 11 <= 32
+    fn l0(&self) -> String {
+        self.z(self.b() + 7)
     }
-    fn k0(&self) -> String {
-        if self.consts_in_regs() {
-            format!("zmm{}", self.base() + 10)
-        } else {
-            format!("zmmword ptr [rsi + {K0_OFF}]")
-        }
+    fn l1(&self) -> String {
+        self.z(self.b() + 8)
     }
-    /// `k₀` as a 128-bit operand (the quotient needs lanes 0 and 1 only).
+    fn ba(&self) -> String {
+        self.z(self.b() + 9)
+    }
+    fn bb(&self) -> String {
+        self.z(self.b() + 10)
+    }
+    fn xt(&self) -> String {
+        self.z(self.b() + 11)
+    }
+    /// Whether `k₀`, `n₀` and `n₁` (the chain's constants, 128 bits each) fit in registers.
+    fn chain_regs(&self) -> bool {
+        self.b() + 15 <= 32
+    }
     fn k0x(&self) -> String {
-        if self.consts_in_regs() {
-            format!("xmm{}", self.base() + 10)
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 12)
         } else {
             format!("xmmword ptr [rsi + {K0_OFF}]")
         }
     }
-    fn n(&self, r: usize) -> String {
-        if self.consts_in_regs() {
-            format!("zmm{}", self.base() + 11 + r)
+    fn n0x(&self) -> String {
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 13)
         } else {
-            format!("zmmword ptr [rsi + {}]", N_OFF + 64 * r)
+            format!("xmmword ptr [rsi + {N_OFF}]")
         }
     }
-    fn nd(&self, r: usize) -> String {
-        if self.consts_in_regs() {
-            format!("zmm{}", self.base() + 11 + self.nv + r)
+    fn n1x(&self) -> String {
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 14)
         } else {
-            format!("zmmword ptr [rsi + {}]", ND_OFF + 64 * r)
+            format!("xmmword ptr [rsi + {}]", N_OFF + 16)
         }
     }
+    /// Registers left after the fixed ones (and the chain's constants).
+    fn free_base(&self) -> usize {
+        self.b() + if self.chain_regs() { 15 } else { 12 }
+    }
+    /// Which of `n↓`, `n`, `n↓↓` (in that order of use per step: twice, once, once) live in
+    /// registers: as many as fit, since one 512-bit load per cycle (Zen 4) makes a memory
+    /// operand as dear as the multiply-add it feeds.
+    fn n_in_regs(&self) -> usize {
+        (32 - self.free_base()) / self.nv
+    }
+    /// Register `r` of `n` shifted down by `down` digits (0, 1, 2), in a register or memory.
+    fn narr(&self, down: usize, r: usize) -> String {
+        let rank = match down {
+            1 => 0,
+            0 => 1,
+            _ => 2,
+        };
+        if rank < self.n_in_regs() {
+            self.z(self.free_base() + rank * self.nv + r)
+        } else {
+            let off = [N_OFF, ND_OFF, NDD_OFF][down];
+            Self::mem(off + 64 * r)
+        }
+    }
+    fn xmm(zmm: &str) -> String {
+        zmm.replacen("zmm", "xmm", 1)
+    }
+    fn mem(off: usize) -> String {
+        format!("zmmword ptr [rsi + {off}]")
+    }
+
     fn op(&mut self, line: &str) {
         writeln!(self.s, "            \"{line}\",").unwrap();
     }
 
-    /// The lane masks: k1..k4 = digit position 0..3 of a register (both numbers), k5 and k6 =
-    /// positions from 1 and from 2 up (from 3 up is k4).
+    /// `2^52 − 1` in every lane, zero, and the chain's constants.
+    fn consts(&mut self) {
+        let (m, z) = (self.m(), self.zero());
+        self.op(&format!("vpbroadcastq {m}, qword ptr [rsi + {M52_OFF}]"));
+        self.op(&format!("vpxord {z}, {z}, {z}"));
+        if self.chain_regs() {
+            let (k, n0, n1) = (self.k0x(), self.n0x(), self.n1x());
+            self.op(&format!("vmovdqu64 {k}, xmmword ptr [rsi + {K0_OFF}]"));
+            self.op(&format!("vmovdqu64 {n0}, xmmword ptr [rsi + {N_OFF}]"));
+            self.op(&format!(
+                "vmovdqu64 {n1}, xmmword ptr [rsi + {}]",
+                N_OFF + 16
+            ));
+        }
+        for down in [1, 0, 2] {
+            for r in 0..self.nv {
+                let reg = self.narr(down, r);
+                if !reg.contains("ptr") {
+                    let off = [N_OFF, ND_OFF, NDD_OFF][down];
+                    self.op(&format!("vmovdqu64 {reg}, {}", Self::mem(off + 64 * r)));
+                }
+            }
+        }
+    }
+
+    /// The lane masks k1..k4 (digit position 0..3 of a register, both numbers) and k5..k7
+    /// (positions from 1, 2, 3 up).
     fn masks(&mut self) {
         for (k, v) in [
             (1, 0x03),
@@ -130,274 +207,357 @@ impl Gen {
             (4, 0xc0),
             (5, 0xfc),
             (6, 0xf0),
+            (7, 0xc0),
         ] {
             self.op(&format!("mov eax, {v}"));
             self.op(&format!("kmovw k{k}, eax"));
         }
     }
-    fn at_mask(s: usize) -> usize {
-        1 + s
-    }
-    fn from_mask(s: usize) -> Option<usize> {
-        match s {
-            0 => None,
-            1 => Some(5),
-            2 => Some(6),
-            _ => Some(4),
-        }
-    }
 
-    fn consts(&mut self) {
-        let (m, z) = (self.m(), self.zero());
-        self.op(&format!("vpbroadcastq {m}, qword ptr [rsi + {M52_OFF}]"));
-        self.op(&format!("vpxord {z}, {z}, {z}"));
-        if self.consts_in_regs() {
-            let k0 = self.k0();
-            self.op(&format!("vmovdqu64 {k0}, zmmword ptr [rsi + {K0_OFF}]"));
-            for r in 0..self.nv {
-                let (n, nd) = (self.n(r), self.nd(r));
-                self.op(&format!(
-                    "vmovdqu64 {n}, zmmword ptr [rsi + {}]",
-                    N_OFF + 64 * r
-                ));
-                self.op(&format!(
-                    "vmovdqu64 {nd}, zmmword ptr [rsi + {}]",
-                    ND_OFF + 64 * r
-                ));
-            }
-        }
-    }
-
-    /// The frame prepared for step 0 from the initial product in X: the quotient in `yb(0)`,
-    /// the carry added to position 0 after the shift.
-    fn prepare(&mut self) {
-        let nv = self.nv;
-        let (y, x0, c, cx, mx, z) = (
-            self.yb(0),
-            self.x(0),
-            self.c(),
-            self.cx(),
-            self.mx(),
-            self.zero(),
+    /// The quotients of one double step, from frame position 0 (column i) and position 1
+    /// (column i+1, completed on the way in `col`): `y₀` and `y₁` broadcast into their
+    /// registers, the carry `⌈col₁/2^52⌉` out of the two consumed columns in `q` (lanes 0–1,
+    /// the rest zero).
+    fn quotients(&mut self) {
+        let (y0, y1, col, q, m, xt) = (
+            self.y0(),
+            self.y1(),
+            self.col(),
+            self.q(),
+            self.m(),
+            self.xt(),
         );
-        let (yx, k0x) = (self.ybx(0), self.k0x());
-        self.op(&format!("vpxord {yx}, {yx}, {yx}"));
-        self.op(&format!("vpmadd52luq {yx}, xmm0, {k0x}"));
-        self.op(&format!("vshufi64x2 {y}, {y}, {y}, 0"));
-        self.op(&format!("vpaddq {cx}, xmm0, {mx}"));
-        self.op(&format!("vpsrlq {cx}, {cx}, 52"));
+        let (y0x, y1x, colx, qx, mx, xtx) = (
+            Self::xmm(&y0),
+            Self::xmm(&y1),
+            Self::xmm(&col),
+            Self::xmm(&q),
+            Self::xmm(&m),
+            Self::xmm(&xt),
+        );
+        let (k0, n0, n1) = (self.k0x(), self.n0x(), self.n1x());
+        // y₀ = lo(t₀·k₀); column i+1 gets ⌈t₀/2^52⌉, its product terms and y₀'s terms.
+        self.op(&format!("vpxord {y0x}, {y0x}, {y0x}"));
+        self.op(&format!("vpmadd52luq {y0x}, xmm0, {k0}"));
+        self.op(&format!("vpaddq {qx}, xmm0, {mx}"));
+        self.op(&format!("vpsrlq {qx}, {qx}, 52"));
+        self.op(&format!("vextracti32x4 {colx}, zmm0, 1"));
+        self.op(&format!("vpaddq {colx}, {colx}, {qx}"));
+        self.op(&format!("vpaddq {colx}, {colx}, {xtx}"));
+        self.op(&format!("vpxord {qx}, {qx}, {qx}"));
+        self.op(&format!("vpmadd52huq {qx}, {y0x}, {n0}"));
+        self.op(&format!("vpmadd52luq {colx}, {y0x}, {n1}"));
+        self.op(&format!("vpaddq {colx}, {colx}, {qx}"));
+        // y₁ = lo(t₁·k₀), the carry of the two columns, both quotients broadcast.
+        self.op(&format!("vpxord {y1x}, {y1x}, {y1x}"));
+        self.op(&format!("vpmadd52luq {y1x}, {colx}, {k0}"));
+        self.op(&format!("vpaddq {qx}, {colx}, {mx}"));
+        self.op(&format!("vpsrlq {qx}, {qx}, 52"));
+        self.op(&format!("vshufi64x2 {y1}, {y1}, {y1}, 0"));
+        self.op(&format!("vshufi64x2 {y0}, {y0}, {y0}, 0"));
+    }
+
+    /// One double step on the frame at column `i`: positions move down two digits and get
+    /// `y₀`'s and `y₁`'s multiples of `n`, the carry, and the step's product terms.
+    ///
+    /// Program order is the schedule. The core issues the oldest ready instruction first, so
+    /// the quotients come first, then this step's product terms (into T; they are only
+    /// needed at the end), then `y₀`'s multiples, then position 0's share of `y₁`'s into
+    /// fresh registers (the chain's end does not wait on the terms), then the rest. Had the
+    /// terms been written a step ahead they would be older than the next quotient and run
+    /// before it, adding their time to the chain's instead of hiding under it.
+    fn double_step(&mut self, i: usize) {
+        let nv = self.nv;
+        self.quotients();
+        self.terms(i);
+        let (y0, y1, q, z, c0, t1) = (
+            self.y0(),
+            self.y1(),
+            self.q(),
+            self.zero(),
+            self.c0(),
+            self.l1(),
+        );
         for r in 0..nv {
             let (xr, next) = (
                 self.x(r),
                 if r + 1 < nv { self.x(r + 1) } else { z.clone() },
             );
-            self.op(&format!("valignq {xr}, {next}, {xr}, 2"));
+            self.op(&format!("valignq {xr}, {next}, {xr}, 4"));
         }
-        self.op(&format!("vpaddq {x0}, {x0}, {c}"));
-    }
-
-    /// Step `i − 1` on the frame (quotient in `yb(cur)`, product terms in P), then the next
-    /// quotient into `yb(1 − cur)`; the caller writes the next step's terms afterwards.
-    fn advance(&mut self, cur: usize) {
-        let nv = self.nv;
-        let (yb, yn, c, cx, mx, z) = (
-            self.yb(cur),
-            self.yb(1 - cur),
-            self.c(),
-            self.cx(),
-            self.mx(),
-            self.zero(),
-        );
-        let (x0, p0) = (self.x(0), self.p(0));
-        let (nd0, n0) = (self.nd(0), self.n(0));
-        self.op(&format!("vpmadd52luq {x0}, {yb}, {nd0}"));
-        self.op(&format!("vpmadd52huq {p0}, {yb}, {n0}"));
-        self.op(&format!("vpaddq {x0}, {x0}, {p0}"));
-        let (ynx, k0x) = (self.ybx(1 - cur), self.k0x());
-        self.op(&format!("vpxord {ynx}, {ynx}, {ynx}"));
-        self.op(&format!("vpmadd52luq {ynx}, xmm0, {k0x}"));
-        self.op(&format!("vshufi64x2 {yn}, {yn}, {yn}, 0"));
-        self.op(&format!("vpaddq {cx}, xmm0, {mx}"));
-        self.op(&format!("vpsrlq {cx}, {cx}, 52"));
+        for r in 0..nv {
+            let (xr, ndd, nd) = (self.x(r), self.narr(2, r), self.narr(1, r));
+            self.op(&format!("vpmadd52luq {xr}, {y0}, {ndd}"));
+            self.op(&format!("vpmadd52huq {xr}, {y0}, {nd}"));
+        }
+        // y₁'s part of position 0, the chain's end, into fresh registers.
+        let (x0, t0, nd0, n0) = (self.x(0), self.t(0), self.narr(1, 0), self.narr(0, 0));
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        self.op(&format!("vpmadd52luq {t1}, {y1}, {nd0}"));
+        self.op(&format!("vpxord {c0}, {c0}, {c0}"));
+        self.op(&format!("vpmadd52huq {c0}, {y1}, {n0}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {q}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {t0}"));
+        self.op(&format!("vpaddq {t1}, {t1}, {c0}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {t1}"));
         for r in 1..nv {
-            let (xr, pr, xb) = (self.x(r), self.p(r), self.x(r - 1));
-            let (ndr, nr) = (self.nd(r), self.n(r));
-            self.op(&format!("vpmadd52luq {xr}, {yb}, {ndr}"));
-            self.op(&format!("vpmadd52huq {pr}, {yb}, {nr}"));
-            self.op(&format!("vpaddq {xr}, {xr}, {pr}"));
-            self.op(&format!("valignq {xb}, {xr}, {xb}, 2"));
-            if r == 1 {
-                self.op(&format!("vpaddq {x0}, {x0}, {c}"));
-            }
+            let (xr, tr, nd, n) = (self.x(r), self.t(r), self.narr(1, r), self.narr(0, r));
+            self.op(&format!("vpmadd52luq {tr}, {y1}, {nd}"));
+            self.op(&format!("vpmadd52huq {tr}, {y1}, {n}"));
+            self.op(&format!("vpaddq {xr}, {xr}, {tr}"));
         }
-        let xl = self.x(nv - 1);
-        self.op(&format!("valignq {xl}, {z}, {xl}, 2"));
-    }
-
-    /// The last step: the frame's value after it, in X.
-    fn finish(&mut self, cur: usize) {
-        let yb = self.yb(cur);
-        for r in 0..self.nv {
-            let (xr, pr) = (self.x(r), self.p(r));
-            let (ndr, nr) = (self.nd(r), self.n(r));
-            self.op(&format!("vpmadd52luq {xr}, {yb}, {ndr}"));
-            self.op(&format!("vpmadd52huq {pr}, {yb}, {nr}"));
-            self.op(&format!("vpaddq {xr}, {xr}, {pr}"));
+        if i + 2 < self.l() {
+            self.xterms(i + 2);
         }
     }
 
-    fn clear_p(&mut self) {
-        for r in 0..self.nv {
-            let pr = self.p(r);
-            self.op(&format!("vpxord {pr}, {pr}, {pr}"));
-        }
-    }
-
-    /// The product's step-`i` terms `hi(a·bᵢ) + lo(a·bᵢ₊₁)` into P: `a` at [rdx], `b` at
-    /// [rcx] (interleaved, zero past the end).
+    /// The product's terms for the double step at frame `i` (landing on columns i+2+p):
+    /// `hi(a↓·bᵢ) + lo(a↓·bᵢ₊₁) + hi(a·bᵢ₊₁) + lo(a·bᵢ₊₂)` into T. `a` and `a↓` at [r8], `b` at
+    /// [rcx], zero past the end.
     fn mul_terms(&mut self, i: usize) {
-        let (bi, bn) = (self.ai(), self.an());
-        self.clear_p();
+        let (ba, bb, l0) = (self.ba(), self.bb(), self.l0());
         self.op(&format!(
-            "vbroadcasti32x4 {bi}, xmmword ptr [rcx + {}]",
+            "vbroadcasti32x4 {ba}, xmmword ptr [rcx + {}]",
             16 * i
         ));
         self.op(&format!(
-            "vbroadcasti32x4 {bn}, xmmword ptr [rcx + {}]",
+            "vbroadcasti32x4 {bb}, xmmword ptr [rcx + {}]",
             16 * (i + 1)
         ));
-        let t = self.t(0);
         for r in 0..self.nv {
-            let pr = self.p(r);
-            self.op(&format!("vmovdqu64 {t}, zmmword ptr [rdx + {}]", 64 * r));
-            self.op(&format!("vpmadd52huq {pr}, {bi}, {t}"));
-            self.op(&format!("vpmadd52luq {pr}, {bn}, {t}"));
+            let tr = self.t(r);
+            self.op(&format!("vpxord {tr}, {tr}, {tr}"));
+            self.op(&format!(
+                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
+                AD_OFF + 64 * r
+            ));
+            self.op(&format!("vpmadd52huq {tr}, {ba}, {l0}"));
+            self.op(&format!("vpmadd52luq {tr}, {bb}, {l0}"));
+        }
+        self.op(&format!(
+            "vbroadcasti32x4 {ba}, xmmword ptr [rcx + {}]",
+            16 * (i + 2)
+        ));
+        for r in 0..self.nv {
+            let tr = self.t(r);
+            self.op(&format!(
+                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
+                A_OFF + 64 * r
+            ));
+            self.op(&format!("vpmadd52huq {tr}, {bb}, {l0}"));
+            self.op(&format!("vpmadd52luq {tr}, {ba}, {l0}"));
         }
     }
 
-    /// Register `r` of the squaring's row vector `v⁽ᵏ⁾` into `dst` if it differs from `e`
-    /// (returns whether it does): `aₖ` at position k, `fₖ₊₁` at k+1.
-    fn row_reg(&mut self, k: usize, r: usize, dst: &str) -> bool {
-        let l = self.l();
-        let at_k = r == k / 4;
-        let at_k1 = k + 1 < l && r == (k + 1) / 4;
-        if !at_k && !at_k1 {
+    /// Register `r` of the squaring's row vector `v⁽ᵏ⁾` (`down`: one digit down, `v⁽ᵏ⁾↓`) into
+    /// `dst`, if it differs from `e` (`e↓`): `aₖ` at position k (k−1), `fₖ₊₁` at k+1 (k).
+    /// Returns whether it wrote `dst`.
+    fn row_reg(&mut self, k: usize, r: usize, down: bool, dst: &str) -> bool {
+        let (e, a, f) = if down {
+            (ED_OFF, AD_OFF, FD_OFF)
+        } else {
+            (E_OFF, A_OFF, F_OFF)
+        };
+        // Position of aₖ (none when k = 0 one digit down: that term is column i+1's).
+        let pa = if down { k.checked_sub(1) } else { Some(k) };
+        let pf = if down { k } else { k + 1 };
+        let has_f = k + 1 < self.l();
+        let in_r = |p: usize| p / 4 == r;
+        let a_here = pa.is_some_and(in_r);
+        let f_here = has_f && in_r(pf);
+        if !a_here && !f_here {
             return false;
         }
         self.op(&format!(
             "vmovdqu64 {dst}, zmmword ptr [rdx + {}]",
-            E_OFF + 64 * r
+            e + 64 * r
         ));
-        if at_k {
+        if let Some(p) = pa.filter(|&p| in_r(p)) {
             self.op(&format!(
                 "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
-                Self::at_mask(k % 4),
-                A_OFF + 64 * r
+                1 + p % 4,
+                a + 64 * r
             ));
         }
-        if at_k1 {
+        if f_here {
             self.op(&format!(
                 "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
-                Self::at_mask((k + 1) % 4),
-                F_OFF + 64 * r
+                1 + pf % 4,
+                f + 64 * r
             ));
         }
         true
     }
 
-    /// The squaring's step-`i` terms `hi(aᵢ·v⁽ⁱ⁾) + lo(aᵢ₊₁·v⁽ⁱ⁺¹⁾)` into P: registers from
-    /// `i / 4` up (row `i + 1` from `(i + 1) / 4`), positions below the row masked off; `e[r]`
-    /// is loaded once for both rows where neither needs its own blend.
-    fn sqr_terms(&mut self, i: usize) {
-        self.clear_p();
-        let l = self.l();
-        let (ai, an) = (self.ai(), self.an());
-        self.op(&format!(
-            "vbroadcasti32x4 {ai}, xmmword ptr [rdx + {}]",
-            A_OFF + 16 * i
-        ));
-        let next = i + 1 < l;
-        if next {
-            self.op(&format!(
-                "vbroadcasti32x4 {an}, xmmword ptr [rdx + {}]",
-                A_OFF + 16 * (i + 1)
-            ));
+    /// The mask for register `r` of a row whose positions start at `from` (`None`: every
+    /// position; `Some(None)`: the register is wholly below, skip it).
+    fn from_mask(from: usize, r: usize) -> Option<Option<usize>> {
+        if from <= 4 * r {
+            Some(None)
+        } else if from >= 4 * r + 4 {
+            None
+        } else {
+            Some(Some(4 + from - 4 * r))
         }
-        for r in i / 4..self.nv {
-            let lo_here = next && r >= (i + 1) / 4;
-            let (t0, t1, t2) = (self.t(0), self.t(1), self.t(2));
-            let hi_own = self.row_reg(i, r, &t1);
-            let lo_own = lo_here && self.row_reg(i + 1, r, &t2);
-            if !hi_own || (lo_here && !lo_own) {
+    }
+
+    /// One phase of the squaring's terms: `hi(aₖ·w⁽ᵏ⁾) + lo(aₖ₊₁·w⁽ᵏ⁺¹⁾)` into T, with `w` the
+    /// row vectors (`down`: one digit down) and the broadcast digits in BA and BB.
+    fn sqr_phase(&mut self, k: usize, down: bool) {
+        let l = self.l();
+        let (ba, bb, l0, l1) = (self.ba(), self.bb(), self.l0(), self.l1());
+        let base = if down { ED_OFF } else { E_OFF };
+        // Row k's positions start at k (k−1 one digit down), row k+1's one later.
+        let start = |row: usize| if down { row.saturating_sub(1) } else { row };
+        for r in 0..self.nv {
+            let hi = if k < l {
+                Self::from_mask(start(k), r)
+            } else {
+                None
+            };
+            let lo = if k + 1 < l {
+                Self::from_mask(start(k + 1), r)
+            } else {
+                None
+            };
+            if hi.is_none() && lo.is_none() {
+                continue;
+            }
+            let hi_own = hi.is_some() && self.row_reg(k, r, down, &l0);
+            let lo_own = lo.is_some() && self.row_reg(k + 1, r, down, &l1);
+            let shared = self.z(self.b() + 3);
+            let need_shared = (hi.is_some() && !hi_own) || (lo.is_some() && !lo_own);
+            if need_shared {
+                // The column register is free between the chain's uses.
                 self.op(&format!(
-                    "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
-                    E_OFF + 64 * r
+                    "vmovdqu64 {shared}, zmmword ptr [rdx + {}]",
+                    base + 64 * r
                 ));
             }
-            let pr = self.p(r);
-            let hsrc = if hi_own { &t1 } else { &t0 };
-            match (r == i / 4).then(|| Self::from_mask(i % 4)).flatten() {
-                Some(m) => self.op(&format!("vpmadd52huq {pr}{{{{k{m}}}}}, {ai}, {hsrc}")),
-                None => self.op(&format!("vpmadd52huq {pr}, {ai}, {hsrc}")),
+            let tr = self.t(r);
+            if let Some(mask) = hi {
+                let src = if hi_own { &l0 } else { &shared };
+                match mask {
+                    Some(m) => self.op(&format!("vpmadd52huq {tr}{{{{k{m}}}}}, {ba}, {src}")),
+                    None => self.op(&format!("vpmadd52huq {tr}, {ba}, {src}")),
+                }
             }
-            if lo_here {
-                let lsrc = if lo_own { &t2 } else { &t0 };
-                match (r == (i + 1) / 4)
-                    .then(|| Self::from_mask((i + 1) % 4))
-                    .flatten()
-                {
-                    Some(m) => self.op(&format!("vpmadd52luq {pr}{{{{k{m}}}}}, {an}, {lsrc}")),
-                    None => self.op(&format!("vpmadd52luq {pr}, {an}, {lsrc}")),
+            if let Some(mask) = lo {
+                let src = if lo_own { &l1 } else { &shared };
+                match mask {
+                    Some(m) => self.op(&format!("vpmadd52luq {tr}{{{{k{m}}}}}, {bb}, {src}")),
+                    None => self.op(&format!("vpmadd52luq {tr}, {bb}, {src}")),
                 }
             }
         }
     }
 
+    /// The squaring's terms for the double step at frame `i`: rows i and i+1 one digit down,
+    /// rows i+1 and i+2 in place, into T.
+    fn sqr_terms(&mut self, i: usize) {
+        let l = self.l();
+        let (ba, bb) = (self.ba(), self.bb());
+        for r in 0..self.nv {
+            let tr = self.t(r);
+            self.op(&format!("vpxord {tr}, {tr}, {tr}"));
+        }
+        let bcast = |g: &mut Self, reg: &str, k: usize| {
+            if k < l {
+                g.op(&format!(
+                    "vbroadcasti32x4 {reg}, xmmword ptr [rdx + {}]",
+                    A_OFF + 16 * k
+                ));
+            }
+        };
+        bcast(self, &ba, i);
+        bcast(self, &bb, i + 1);
+        self.sqr_phase(i, true);
+        bcast(self, &ba, i + 1);
+        bcast(self, &bb, i + 2);
+        self.sqr_phase(i + 1, false);
+    }
+
+    /// The terms of column i+1 that the frame does not hold yet, into XT (lanes 0–1): for the
+    /// product `hi(a₀·bᵢ) + lo(a₀·bᵢ₊₁)`, for the squaring `hi(a₀·a₀)` at i = 0 and nothing
+    /// after (the row vectors are zero below their row).
+    fn xterms(&mut self, i: usize) {
+        let (xt, l0) = (self.xt(), self.l0());
+        let (xtx, l0x) = (Self::xmm(&xt), Self::xmm(&l0));
+        self.op(&format!("vpxord {xtx}, {xtx}, {xtx}"));
+        match self.kind {
+            Kind::Mul => {
+                self.op(&format!("vmovdqu64 {l0x}, xmmword ptr [r8 + {A_OFF}]"));
+                for (k, op) in [(i, "vpmadd52huq"), (i + 1, "vpmadd52luq")] {
+                    let bx = Self::xmm(&self.ba());
+                    self.op(&format!("vmovdqu64 {bx}, xmmword ptr [rcx + {}]", 16 * k));
+                    self.op(&format!("{op} {xtx}, {bx}, {l0x}"));
+                }
+            }
+            Kind::Sqr => {
+                if i == 0 {
+                    self.op(&format!("vmovdqu64 {l0x}, xmmword ptr [rdx + {A_OFF}]"));
+                    self.op(&format!("vpmadd52huq {xtx}, {l0x}, {l0x}"));
+                }
+            }
+        }
+    }
+
+    fn terms(&mut self, i: usize) {
+        match self.kind {
+            Kind::Sqr => self.sqr_terms(i),
+            Kind::Mul => self.mul_terms(i),
+        }
+    }
+
+    /// The whole reduction: `L/2` double steps from the initial frame in X, the first step's
+    /// column i+1 terms in XT; the result (lazy digits) in X.
+    fn reduce(&mut self) {
+        let l = self.l();
+        for i in (0..l).step_by(2) {
+            self.double_step(i);
+        }
+    }
+
     /// Every digit of both numbers in X brought below 2^52 exactly (see `normalise` in
     /// ifma_duo.rs): one pass of carries in the vector unit, then the ripple through runs of
-    /// 2^52 − 1 on bit masks in r8..r11 (generate and propagate, low and high words).
+    /// 2^52 − 1 on bit masks in general registers (generate r8:r9, propagate r10:r11).
     fn normalise(&mut self) {
         let nv = self.nv;
-        let (m, z, t) = (self.m(), self.zero(), self.t(0));
+        let (m, z, t) = (self.m(), self.zero(), self.l0());
         for r in 0..nv {
-            let (xr, pr) = (self.x(r), self.p(r));
-            self.op(&format!("vpsrlq {pr}, {xr}, 52"));
+            let (xr, tr) = (self.x(r), self.t(r));
+            self.op(&format!("vpsrlq {tr}, {xr}, 52"));
             self.op(&format!("vpandq {xr}, {xr}, {m}"));
         }
         for r in 0..nv {
-            let (xr, pr) = (self.x(r), self.p(r));
-            let below = if r > 0 { self.p(r - 1) } else { z.clone() };
-            self.op(&format!("valignq {t}, {pr}, {below}, 6"));
+            let (xr, tr) = (self.x(r), self.t(r));
+            let below = if r > 0 { self.t(r - 1) } else { z.clone() };
+            self.op(&format!("valignq {t}, {tr}, {below}, 6"));
             self.op(&format!("vpaddq {xr}, {xr}, {t}"));
         }
-        // Generate (digit > 2^52 − 1) and propagate (= 2^52 − 1) bits: bit 8r + 2k + u of
-        // the words r8:r9 (generate) and r10:r11 (propagate) is digit 4r + k of number u.
-        self.op("xor r8d, r8d");
-        self.op("xor r9d, r9d");
-        self.op("xor r10d, r10d");
-        self.op("xor r11d, r11d");
+        // Bit 8r + 2k + u of r9:r8 (generate: digit > 2^52 − 1) and r11:r10 (propagate: digit
+        // = 2^52 − 1) is digit 4r + k of number u.
+        for g in ["r8", "r9", "r10", "r11"] {
+            self.op(&format!("xor {g}d, {g}d"));
+        }
         for r in 0..nv {
             let xr = self.x(r);
             let (g, p) = if r < 8 { ("r8", "r10") } else { ("r9", "r11") };
             let sh = 8 * (r % 8);
             self.op(&format!("vpcmpuq k1, {xr}, {m}, 6"));
             self.op(&format!("vpcmpuq k2, {xr}, {m}, 0"));
-            self.op("kmovw eax, k1");
-            if sh > 0 {
-                self.op(&format!("shl rax, {sh}"));
+            for (k, w) in [("k1", g), ("k2", p)] {
+                self.op(&format!("kmovw eax, {k}"));
+                if sh > 0 {
+                    self.op(&format!("shl rax, {sh}"));
+                }
+                self.op(&format!("or {w}, rax"));
             }
-            self.op(&format!("or {g}, rax"));
-            self.op("kmovw eax, k2");
-            if sh > 0 {
-                self.op(&format!("shl rax, {sh}"));
-            }
-            self.op(&format!("or {p}, rax"));
         }
         // Per number u (its bits at stride 2): C = ((G << 2) + P') ^ P', with P' its
         // propagate bits and the other number's bits all set, so a carry crosses them
-        // unchanged; two-word arithmetic (the high words are zero below 9 registers).
-        // Number 0's carries go to r14:r15; number 1's are computed in r8:r9 (its generate
-        // bits are not needed afterwards) and merged in.
+        // unchanged. Number 0's carries in r15:r14; number 1's in r9:r8 (its generate bits
+        // are not needed afterwards), merged in.
         for (u, keep, other) in [
             (0usize, "0x5555555555555555", "0xaaaaaaaaaaaaaaaa"),
             (1, "0xaaaaaaaaaaaaaaaa", "0x5555555555555555"),
@@ -429,7 +589,6 @@ impl Gen {
         }
         self.op("or r14, r8");
         self.op("or r15, r9");
-        // Add each digit's carry and mask.
         for r in 0..nv {
             let xr = self.x(r);
             let w = if r < 8 { "r14" } else { "r15" };
@@ -446,75 +605,132 @@ impl Gen {
         }
     }
 
+    /// Stores `a` (in X) and its one-digit-down copy to [base + A_OFF] and [base + AD_OFF].
+    fn store_a(&mut self, base: &str) {
+        let (z, l0) = (self.zero(), self.l0());
+        for r in 0..self.nv {
+            let xr = self.x(r);
+            let next = if r + 1 < self.nv {
+                self.x(r + 1)
+            } else {
+                z.clone()
+            };
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [{base} + {}], {xr}",
+                A_OFF + 64 * r
+            ));
+            self.op(&format!("valignq {l0}, {next}, {xr}, 2"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [{base} + {}], {l0}",
+                AD_OFF + 64 * r
+            ));
+        }
+    }
+
     /// The squaring kernel: `count ≥ 1` squarings of the interleaved number at [rdi], in
     /// place; constants at [rsi], scratch at [rdx].
     fn sqr(&mut self) {
         let nv = self.nv;
-        self.masks();
         self.consts();
+        self.masks();
         for r in 0..nv {
             let xr = self.x(r);
             self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdi + {}]", 64 * r));
         }
         self.op("2:");
-        // a, f = 2a mod 2^52 and e = f + (a_{j-1} >> 51) to the scratch; e stays in P.
-        let (m, z, t0, t1) = (self.m(), self.zero(), self.t(0), self.t(1));
+        // a, a↓; f = 2a mod 2^52 (in T), f↓; e = f + (aⱼ₋₁ >> 51) and e↓ = f↓ + (a >> 51).
+        self.store_a("rdx");
+        let (m, z, l0, l1) = (self.m(), self.zero(), self.l0(), self.l1());
         for r in 0..nv {
-            let (xr, pr) = (self.x(r), self.p(r));
+            let (xr, tr) = (self.x(r), self.t(r));
+            self.op(&format!("vpaddq {tr}, {xr}, {xr}"));
+            self.op(&format!("vpandq {tr}, {tr}, {m}"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {xr}",
-                A_OFF + 64 * r
-            ));
-            self.op(&format!("vpaddq {pr}, {xr}, {xr}"));
-            self.op(&format!("vpandq {pr}, {pr}, {m}"));
-            self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {pr}",
+                "vmovdqu64 zmmword ptr [rdx + {}], {tr}",
                 F_OFF + 64 * r
             ));
         }
         for r in 0..nv {
-            let (xr, pr) = (self.x(r), self.p(r));
-            self.op(&format!("vpsrlq {t0}, {xr}, 51"));
+            let (xr, tr) = (self.x(r), self.t(r));
+            let next = if r + 1 < nv { self.t(r + 1) } else { z.clone() };
+            // f↓ and e↓.
+            self.op(&format!("valignq {l0}, {next}, {tr}, 2"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
+                FD_OFF + 64 * r
+            ));
+            self.op(&format!("vpsrlq {l1}, {xr}, 51"));
+            self.op(&format!("vpaddq {l0}, {l0}, {l1}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
+                ED_OFF + 64 * r
+            ));
+        }
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            // e: the top bits of the digit below, one digit up.
+            self.op(&format!("vpsrlq {l0}, {xr}, 51"));
             if r > 0 {
                 let xb = self.x(r - 1);
-                self.op(&format!("vpsrlq {t1}, {xb}, 51"));
+                self.op(&format!("vpsrlq {l1}, {xb}, 51"));
             } else {
-                self.op(&format!("vmovdqa64 {t1}, {z}"));
+                self.op(&format!("vmovdqa64 {l1}, {z}"));
             }
-            self.op(&format!("valignq {t0}, {t0}, {t1}, 6"));
-            self.op(&format!("vpaddq {pr}, {pr}, {t0}"));
+            self.op(&format!("valignq {l0}, {l0}, {l1}, 6"));
+            self.op(&format!("vpaddq {l0}, {l0}, {tr}"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {pr}",
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
                 E_OFF + 64 * r
             ));
         }
-        // Row 0's low halves start the frame: v⁽⁰⁾ is e with a₀ at position 0, f₁ at 1.
-        let (ai, x0, p0) = (self.ai(), self.x(0), self.p(0));
-        self.op(&format!("vshufi64x2 {ai}, {x0}, {x0}, 0"));
-        self.op(&format!("vmovdqa64 {t0}, {p0}"));
-        self.op(&format!("vpblendmq {t0}{{{{k1}}}}, {t0}, {x0}"));
-        self.op(&format!(
-            "vpblendmq {t0}{{{{k2}}}}, {t0}, zmmword ptr [rdx + {F_OFF}]"
-        ));
+        // The frame starts as row 0's low halves: lo(a₀·v⁽⁰⁾).
+        let ba = self.ba();
+        let x0 = self.x(0);
+        self.op(&format!("vshufi64x2 {ba}, {x0}, {x0}, 0"));
         for r in 0..nv {
             let xr = self.x(r);
-            let src = if r == 0 { t0.clone() } else { self.p(r) };
+            let src = if self.row_reg(0, r, false, &l0) {
+                l0.clone()
+            } else {
+                format!("zmmword ptr [rdx + {}]", E_OFF + 64 * r)
+            };
             self.op(&format!("vpxord {xr}, {xr}, {xr}"));
-            self.op(&format!("vpmadd52luq {xr}, {ai}, {src}"));
+            self.op(&format!("vpmadd52luq {xr}, {ba}, {src}"));
         }
-        self.prepare();
-        self.sqr_terms(0);
-        let mut cur = 0;
-        for i in 1..self.l() {
-            self.advance(cur);
-            cur = 1 - cur;
-            self.sqr_terms(i);
-        }
-        self.finish(cur);
+        self.xterms(0);
+        self.reduce();
         self.normalise();
         self.masks();
         self.op("dec rcx");
         self.op("jnz 2b");
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+        }
+    }
+
+    /// The product kernel: [rdi] = [rdx]·[rcx]·R⁻¹, constants at [rsi], scratch at [r8].
+    fn mul(&mut self) {
+        let nv = self.nv;
+        self.consts();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdx + {}]", 64 * r));
+        }
+        self.store_a("r8");
+        let ba = self.ba();
+        self.op(&format!("vbroadcasti32x4 {ba}, xmmword ptr [rcx]"));
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vpxord {xr}, {xr}, {xr}"));
+            self.op(&format!(
+                "vpmadd52luq {xr}, {ba}, zmmword ptr [r8 + {}]",
+                A_OFF + 64 * r
+            ));
+        }
+        self.xterms(0);
+        self.reduce();
+        self.normalise();
         for r in 0..nv {
             let xr = self.x(r);
             self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
@@ -535,36 +751,6 @@ impl Gen {
             self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
         }
     }
-
-    /// The product kernel: [rdi] = [rdx]·[rcx]·R⁻¹, constants at [rsi].
-    fn mul(&mut self) {
-        let nv = self.nv;
-        self.consts();
-        let b0 = self.ai();
-        self.op(&format!("vbroadcasti32x4 {b0}, xmmword ptr [rcx]"));
-        for r in 0..nv {
-            let xr = self.x(r);
-            self.op(&format!("vpxord {xr}, {xr}, {xr}"));
-            self.op(&format!(
-                "vpmadd52luq {xr}, {b0}, zmmword ptr [rdx + {}]",
-                64 * r
-            ));
-        }
-        self.prepare();
-        self.mul_terms(0);
-        let mut cur = 0;
-        for i in 1..self.l() {
-            self.advance(cur);
-            cur = 1 - cur;
-            self.mul_terms(i);
-        }
-        self.finish(cur);
-        self.normalise();
-        for r in 0..nv {
-            let xr = self.x(r);
-            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
-        }
-    }
 }
 
 fn clobbers() -> String {
@@ -575,38 +761,59 @@ fn clobbers() -> String {
     for k in 1..8 {
         writeln!(s, "            out(\"k{k}\") _,").unwrap();
     }
-    for r in ["rax", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"] {
+    for r in ["rax", "r9", "r10", "r11", "r12", "r13", "r14", "r15"] {
         writeln!(s, "            out(\"{r}\") _,").unwrap();
     }
     s
 }
 
+fn kernel(nv: usize, kind: Kind) -> String {
+    let mut g = Gen {
+        nv,
+        kind,
+        s: String::new(),
+    };
+    match kind {
+        Kind::Sqr => g.sqr(),
+        Kind::Mul => g.mul(),
+    }
+    g.s
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("duo_asm.rs");
-    let mut code = String::from(
-        "// Generated by build.rs: the duo form's kernels (see ifma_duo.rs). Do not edit.\n",
+    let mut code = format!(
+        "// Generated by build.rs: the duo form's kernels (see ifma_duo.rs). Do not edit.
+
+/// Bytes of the constants block the kernels read.
+pub(super) const CONSTS_BYTES: usize = {CONSTS_BYTES};
+/// Bytes of the scratch block the kernels use.
+pub(super) const SCRATCH_BYTES: usize = {SCRATCH_BYTES};
+/// Words of one interleaved array in the constants block.
+pub(super) const ARR: usize = {ARR};
+"
     );
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
         for nv in NVS {
+            let sqr = kernel(nv, Kind::Sqr);
+            let mul = kernel(nv, Kind::Mul);
             let mut g = Gen {
                 nv,
+                kind: Kind::Mul,
                 s: String::new(),
             };
-            g.sqr();
-            let sqr = std::mem::take(&mut g.s);
-            g.mul();
-            let mul = std::mem::take(&mut g.s);
             g.norm();
             let norm = g.s;
+            let clob = clobbers();
             write!(
                 code,
                 "
 /// `count ≥ 1` squarings of the interleaved number at `x` in place, {l} digits.
 ///
 /// # Safety
-/// AVX512F, AVX512VL and AVX512IFMA; `x` and `scratch` readable and
-/// writable for {x} and {sc} bytes, `consts` readable for {co} bytes (`Consts`).
+/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
 #[inline(never)]
 pub(super) unsafe fn sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
     // SAFETY: the caller's contract; the block uses only its operands' memory.
@@ -616,6 +823,7 @@ pub(super) unsafe fn sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64
             inout(\"rsi\") consts => _,
             inout(\"rdx\") scratch => _,
             inout(\"rcx\") count => _,
+            out(\"r8\") _,
 {clob}            options(nostack),
         );
     }}
@@ -627,7 +835,7 @@ pub(super) unsafe fn sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64
 /// As for [`sqr_{nv}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
 /// digits), `out` writable for {x} bytes.
 #[inline(never)]
-pub(super) unsafe fn mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64) {{
+pub(super) unsafe fn mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
     // SAFETY: the caller's contract; the block uses only its operands' memory.
     unsafe {{
         core::arch::asm!(
@@ -635,6 +843,7 @@ pub(super) unsafe fn mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, 
             inout(\"rsi\") consts => _,
             inout(\"rdx\") a => _,
             inout(\"rcx\") b => _,
+            inout(\"r8\") scratch => _,
 {clob}            options(nostack),
         );
     }}
@@ -651,6 +860,7 @@ pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
         core::arch::asm!(
 {norm}            inout(\"rdi\") x => _,
             inout(\"rsi\") consts => _,
+            out(\"r8\") _,
 {clob}            options(nostack),
         );
     }}
@@ -658,10 +868,7 @@ pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
 ",
                 l = 4 * nv,
                 x = 64 * nv,
-                bx = 64 * nv + 16,
-                sc = F_OFF + 64 * nv,
-                co = ONE_OFF + 8,
-                clob = clobbers(),
+                bx = 64 * nv + 48,
             )
             .unwrap();
         }

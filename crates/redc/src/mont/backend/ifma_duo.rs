@@ -11,39 +11,52 @@
 //! numbers, and every instruction works for both.
 //!
 //! A Montgomery product `a·b·R⁻¹ mod n` (`R = 2^(52·L)`, almost Montgomery: inputs and outputs
-//! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before step `i`,
-//! position `p` holds column `i + p`. Step `i` (for both numbers at once):
+//! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before a step at
+//! column `i`, position `p` holds column `i + p`. Each step takes two quotient digits (for
+//! both numbers at once):
 //!
 //! ```text
-//! y   = lo(t₀ · k₀)                         k₀ = −n⁻¹ mod 2^52; t₀ = position 0
-//! c   = (t₀ + 2^52 − 1) >> 52               = ⌈t₀ / 2^52⌉, the carry t₀ + lo(n₀·y) sends up
-//! t'  = shift(t) + c + lo(n↓·y) + hi(n·y) + hi(a·bᵢ) + lo(a·bᵢ₊₁)
+//! y₀ = lo(t₀·k₀)                              k₀ = −n⁻¹ mod 2^52; t₀, t₁ = positions 0, 1
+//! t₁' = t₁ + ⌈t₀/2^52⌉ + hi(y₀·n₀) + lo(y₀·n₁) + (column i+1's product terms)
+//! y₁ = lo(t₁'·k₀)
+//! t'  = shift₂(t) + ⌈t₁'/2^52⌉ + lo(y₀·n↓↓) + hi(y₀·n↓) + lo(y₁·n↓) + hi(y₁·n) + terms
 //! ```
 //!
-//! where `shift` moves every position down one digit and `n↓` is `n` one digit down (`n↓ₚ =
-//! nₚ₊₁`): `lo(n₀·y)` itself is never computed, since `t₀ + lo(n₀·y) ≡ 0 (mod 2^52)` leaves
-//! exactly `c` to carry. Neither the shift nor the product terms wait for `y`, so the chain
-//! from one quotient to the next is `y → broadcast → lo(n↓·y) → add → y'`, about 13 cycles,
-//! against the word-serial `acc₀ → y → lo(n·y) → shift → acc₀` of OpenSSL's `rsaz-avx512`
-//! and the pair form (paper 002's lesson: keep the quotient's chain short and the
-//! independent work beside it).
+//! where `shift₂` moves every position down two digits and `n↓`, `n↓↓` are `n` one and two
+//! digits down. The two consumed columns are never formed: `t₀ + lo(y₀·n₀)` is exactly
+//! `⌈t₀/2^52⌉·2^52`, and column i+1 likewise `⌈t₁'/2^52⌉·2^52`, so their carries come from
+//! values known before the multiply-adds that would produce them. Column i+1 is completed in
+//! 128-bit registers on the way to `y₁`, so the chain from one step to the next is `t₀ → y₀ →
+//! t₁' → y₁ → broadcast → position 0` (about 26 cycles for two digits), while a one-digit
+//! shift and its additions happen once per two digits. Paper 002's lesson — keep the
+//! quotient's chain short and the independent work beside it — on today's multiplier; the
+//! word-serial `acc₀ → y → lo(n·y) → shift → acc₀` of OpenSSL's `rsaz-avx512` and of the pair
+//! form is the chain this replaces.
 //!
-//! Squaring is dedicated: row `i` multiplies `aᵢ` by the digits `j ≥ i` of `a` with the ones
-//! above `i` doubled (`2a` in 52-bit digits, `e`, as in [`super::ifma`]), registers wholly
-//! below `i` skipped, so the product half of a squaring costs about half the multiply-adds of
-//! a product. Each result is normalised exactly (carries moved up until every digit is below
-//! 2^52, the ripple through runs of `2^52 − 1` on bit masks in general registers), since the
-//! multiply-adds read only the low 52 bits of their inputs.
+//! Product terms: a step at column `i` adds the terms that land on columns `i+2` up: for the
+//! product `hi(a↓·bᵢ) + lo(a↓·bᵢ₊₁) + hi(a·bᵢ₊₁) + lo(a·bᵢ₊₂)` (`a↓` one digit down), and column
+//! i+1's share `hi(a₀·bᵢ) + lo(a₀·bᵢ₊₁)` goes into `t₁'`. Squaring is dedicated: row `k`
+//! multiplies `aₖ` by the digits `j ≥ k` of `a` with the ones above `k` doubled (`2a` in 52-bit
+//! digits, `e`, as in [`super::ifma`]), registers wholly below the row skipped, so the
+//! product half of a squaring costs about half the multiply-adds of a product. Each result is
+//! normalised exactly (carries moved up until every digit is below 2^52, the ripple through
+//! runs of `2^52 − 1` on bit masks in general registers), since the multiply-adds read only
+//! the low 52 bits of their inputs.
 //!
 //! The kernels are assembly written by `build.rs` (one block per operation and digit count,
 //! steps unrolled, registers fixed), because the instruction order is part of the design and
 //! LLVM does not keep it: from intrinsics it hoisted every step's product terms out of the
-//! unrolled squaring and spilled them, and it moved each next quotient behind the step's bulk.
-//! Measured on an AMD EPYC Zen 4 (family 25 model 17) with 20 digits (1024-bit primes), per
-//! Montgomery product of both numbers: 782 cycles in the pair form, 638 in this form from
-//! intrinsics, 560 (squaring) and 630 (product) from the generated assembly. What bounds it
-//! there is the quotient chain under load, about 18 cycles per digit step against the 13 of
-//! the chain alone; the multiplier itself would allow about 17 (squaring) and 21 (product).
+//! unrolled squaring and spilled them, and moved each next quotient behind the step's bulk.
+//! The order chosen: the quotients first, then the step's own product terms, then the
+//! multiples of `n` (the core issues the oldest ready instruction first, so anything emitted
+//! before the next quotient runs ahead of it).
+//!
+//! Measured on an AMD EPYC Zen 4 (family 25 model 17), cycles per Montgomery product of both
+//! numbers over a 1024-bit exponentiation with a 5-bit window (alternating builds, medians of
+//! five): 20 digits (1024-bit primes) 592 against 783 in the pair form, 32 digits 1,237
+//! against 1,371, 40 digits 1,849 against 2,157. The multiplier would allow about 17
+//! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
+//! digits; the rest is the chain under load and the normalisation (about 60 cycles).
 //!
 //! Constant time: every loop bound, mask and address depends on `L`, the window and the
 //! exponent's length only; the table is read by a scan over all entries under per-number
@@ -61,42 +74,68 @@ use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, To
 /// register); a modulus needs the smallest one with `2^(52·L) > 4n`.
 pub const DUO_DIGITS: [usize; 8] = [12, 16, 20, 24, 28, 32, 36, 40];
 
-/// Words in one interleaved buffer: the largest `2·L`, plus the two digits of zeros read past
-/// the end by the last step's look-ahead broadcast, rounded to whole registers.
+/// Words in one interleaved buffer: the largest `2·L`, plus the digits of zeros read past the
+/// end by the last steps' look-ahead broadcasts, rounded to whole registers.
 const BUF: usize = 2 * 40 + 8;
 
 /// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L`.
 type Duo = [u64; BUF];
 
 /// The kernels `build.rs` writes: `sqr_NV` (a run of squarings in place) and `mul_NV` for
-/// `NV` = 3 to 10 registers (12 to 40 digits), on [`Consts`] and [`Scratch`].
+/// `NV` = 3 to 10 registers (12 to 40 digits), on [`Consts`] and [`Scratch`], and the sizes
+/// of those blocks.
 mod duo_asm {
     include!(concat!(env!("OUT_DIR"), "/duo_asm.rs"));
 }
 
 /// The constants a kernel reads, at the byte offsets `build.rs` uses: both moduli
-/// interleaved, both one digit down, `k₀` in every lane pair, `2^52 − 1` and 1.
+/// interleaved, one and two digits down, `k₀` in every lane pair, `2^52 − 1` and 1.
 #[repr(C, align(64))]
 struct Consts {
-    n: Duo80,
-    nd: Duo80,
+    n: Arr,
+    nd: Arr,
+    ndd: Arr,
     k0: [u64; 8],
     m52: u64,
     one: u64,
 }
 
-/// 40 digits of two numbers.
-type Duo80 = [u64; 80];
+/// One interleaved array of the constants block (zero past the digits).
+type Arr = [u64; duo_asm::ARR];
 
-/// The squaring kernel's scratch: `a`, `e` and `f` (see the module documentation), each with the zero
-/// digits read past the end.
+const _: () = assert!(core::mem::size_of::<Consts>() >= duo_asm::CONSTS_BYTES);
+
+/// The kernels' scratch: the squaring's `a`, `e = 2a` and `f` each also one digit down (see
+/// the module documentation), the product's first factor and its copy one digit down.
 #[repr(C, align(64))]
-struct Scratch([u64; 3 * 88]);
+struct Scratch([u64; duo_asm::SCRATCH_BYTES / 8]);
+
+impl Consts {
+    /// Both moduli's constants, from their interleaved digits and `k₀`s.
+    fn new(n: &Duo, k0: [u64; 2]) -> Self {
+        let mut c = Consts {
+            n: [0; duo_asm::ARR],
+            nd: [0; duo_asm::ARR],
+            ndd: [0; duo_asm::ARR],
+            k0: [0; 8],
+            m52: MASK52,
+            one: 1,
+        };
+        c.n[..80].copy_from_slice(&n[..80]);
+        c.nd[..78].copy_from_slice(&n[2..80]);
+        c.ndd[..76].copy_from_slice(&n[4..80]);
+        for pair in c.k0.chunks_exact_mut(2) {
+            pair.copy_from_slice(&k0);
+        }
+        c
+    }
+}
 
 impl Zeroize for Consts {
     fn zeroize(&mut self) {
         self.n.zeroize();
         self.nd.zeroize();
+        self.ndd.zeroize();
         self.k0.zeroize();
     }
 }
@@ -119,7 +158,6 @@ pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
 
     let mut inputs = Zeroizing::new(Inputs {
         n: [0; BUF],
-        nd: [0; BUF],
         rr: [0; BUF],
         base: [0; BUF],
         k0: [0; 2],
@@ -128,7 +166,6 @@ pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     for u in 0..2 {
         let j = job(u);
         interleave(&mut inputs.n, u, &j.modulus.n);
-        interleave(&mut inputs.nd, u, &j.modulus.n[1..]);
         interleave(&mut inputs.rr, u, &j.modulus.rr);
         super::ifma::to_radix52(&mut digits, j.base);
         interleave(&mut inputs.base, u, &digits);
@@ -155,8 +192,6 @@ fn interleave(buf: &mut Duo, u: usize, digits: &[u64]) {
 /// Both numbers' inputs in interleaved digit form.
 struct Inputs {
     n: Duo,
-    /// `n` one digit down: position `p` holds `n_{p+1}`.
-    nd: Duo,
     rr: Duo,
     base: Duo,
     k0: [u64; 2],
@@ -164,7 +199,7 @@ struct Inputs {
 
 impl Zeroize for Inputs {
     fn zeroize(&mut self) {
-        for b in [&mut self.n, &mut self.nd, &mut self.rr, &mut self.base] {
+        for b in [&mut self.n, &mut self.rr, &mut self.base] {
             b.zeroize();
         }
         self.k0.zeroize();
@@ -224,24 +259,25 @@ unsafe fn sqr_run(nv: usize, x: &mut Duo, c: &Consts, scratch: &mut Scratch, cou
 ///
 /// # Safety
 /// As for [`sqr_run`].
-unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo) {
-    let (o, c, a, b) = (
+unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &mut Scratch) {
+    let (o, c, a, b, sc) = (
         out.as_mut_ptr(),
         c as *const Consts as *const u64,
         a.as_ptr(),
         b.as_ptr(),
+        scratch.0.as_mut_ptr(),
     );
     // SAFETY: as in `sqr_run`; `b` has its zero digits past the end (Duo is zero there).
     unsafe {
         match nv {
-            3 => duo_asm::mul_3(o, c, a, b),
-            4 => duo_asm::mul_4(o, c, a, b),
-            5 => duo_asm::mul_5(o, c, a, b),
-            6 => duo_asm::mul_6(o, c, a, b),
-            7 => duo_asm::mul_7(o, c, a, b),
-            8 => duo_asm::mul_8(o, c, a, b),
-            9 => duo_asm::mul_9(o, c, a, b),
-            10 => duo_asm::mul_10(o, c, a, b),
+            3 => duo_asm::mul_3(o, c, a, b, sc),
+            4 => duo_asm::mul_4(o, c, a, b, sc),
+            5 => duo_asm::mul_5(o, c, a, b, sc),
+            6 => duo_asm::mul_6(o, c, a, b, sc),
+            7 => duo_asm::mul_7(o, c, a, b, sc),
+            8 => duo_asm::mul_8(o, c, a, b, sc),
+            9 => duo_asm::mul_9(o, c, a, b, sc),
+            10 => duo_asm::mul_10(o, c, a, b, sc),
             _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
         }
     }
@@ -253,19 +289,8 @@ unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo) {
 /// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
-    let mut c = Zeroizing::new(Consts {
-        n: [0; 80],
-        nd: [0; 80],
-        k0: [0; 8],
-        m52: MASK52,
-        one: 1,
-    });
-    c.n.copy_from_slice(&inputs.n[..80]);
-    c.nd.copy_from_slice(&inputs.nd[..80]);
-    for pair in c.k0.chunks_exact_mut(2) {
-        pair.copy_from_slice(&inputs.k0);
-    }
-    let mut scratch = Scratch([0; 3 * 88]);
+    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
+    let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
     let mut one = [0u64; BUF];
     one[0] = 1;
     one[1] = 1;
@@ -275,11 +300,18 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY (every kernel call): the caller's features; nv is 3..=10 (pow_duo).
     unsafe {
-        mul(nv, &mut table[0], &c, &inputs.rr, &one);
-        mul(nv, &mut table[1], &c, &inputs.base, &inputs.rr);
+        mul(nv, &mut table[0], &c, &inputs.rr, &one, &mut scratch);
+        mul(
+            nv,
+            &mut table[1],
+            &c,
+            &inputs.base,
+            &inputs.rr,
+            &mut scratch,
+        );
         for e in 2..entries {
             let (done, rest) = table.split_at_mut(e);
-            mul(nv, &mut rest[0], &c, &done[e - 1], &done[1]);
+            mul(nv, &mut rest[0], &c, &done[e - 1], &done[1], &mut scratch);
         }
     }
 
@@ -294,7 +326,7 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
             // SAFETY: as above.
             unsafe {
                 sqr_run(nv, &mut acc, &c, &mut scratch, window as usize);
-                mul(nv, &mut tmp, &c, &acc, &sel);
+                mul(nv, &mut tmp, &c, &acc, &sel, &mut scratch);
             }
             acc = tmp;
         }
@@ -303,7 +335,7 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
     }
     // Leave the domain: a product by 1 gives a value ≤ n.
     // SAFETY: as above.
-    unsafe { mul(nv, out, &c, &acc, &one) };
+    unsafe { mul(nv, out, &c, &acc, &one, &mut scratch) };
     for e in table.iter_mut() {
         e.zeroize();
     }
@@ -337,13 +369,7 @@ mod tests {
         if Token::get().is_none() {
             return;
         }
-        let c = Consts {
-            n: [0; 80],
-            nd: [0; 80],
-            k0: [0; 8],
-            m52: MASK52,
-            one: 1,
-        };
+        let c = Consts::new(&[0; BUF], [0; 2]);
         let picks = [
             0,
             1,
