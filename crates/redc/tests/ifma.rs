@@ -517,3 +517,66 @@ fn public_exponent_lanes_match_num_bigint() {
         }
     }
 }
+
+#[test]
+fn duo_public_exponent_matches_num_bigint() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for &digits in &DUO_DIGITS {
+        let bits = (52 * digits - 2) as u64;
+        let s = limbs_needed::<u64>(&(BigUint::from(1u32) << bits));
+        let moduli: Vec<BigUint> = (0..2).map(|_| random_modulus(&mut rng, bits)).collect();
+        let m: Vec<Modulus<u64>> = moduli
+            .iter()
+            .map(|n| Modulus::new(&limbs::<u64>(n, s)).unwrap())
+            .collect();
+        let m52: Vec<Modulus52> = m
+            .iter()
+            .map(|m| Modulus52::new(m, digits).unwrap())
+            .collect();
+        let exps: [&[u8]; 6] = [
+            &[],
+            &[1],
+            &[3],
+            &[1, 0, 1],
+            &[0x80, 0, 0, 0],
+            &[0xde, 0xad, 0xbe, 0xef, 0x01],
+        ];
+        for e in exps {
+            for count in [1, 2] {
+                let bases: Vec<BigUint> = moduli[..count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        if i == 0 {
+                            n - 1u32
+                        } else {
+                            rng.gen_biguint_below(n)
+                        }
+                    })
+                    .collect();
+                let base_limbs: Vec<Vec<u64>> = bases.iter().map(|b| limbs(b, s)).collect();
+                let mut outs = vec![vec![0u64; s]; count];
+                let mut jobs: Vec<PowJob<'_>> = outs
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, out)| PowJob {
+                        out,
+                        base: &base_limbs[i],
+                        exp: &[],
+                        modulus: &m52[i],
+                    })
+                    .collect();
+                ifma_duo::pow_duo_public_vartime(token, &mut jobs, e);
+                let ev = BigUint::from_bytes_be(e);
+                for i in 0..count {
+                    assert_eq!(
+                        big(&outs[i]),
+                        bases[i].modpow(&ev, &moduli[i]),
+                        "{digits} digits, e {e:?}, job {i} of {count}"
+                    );
+                }
+            }
+        }
+    }
+}

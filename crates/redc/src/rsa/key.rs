@@ -17,7 +17,7 @@ use super::private::PrimeCrt;
 use super::uint::BoxedUint;
 use super::{Error, Result};
 use crate::exp::{binary, sliding};
-use crate::mont::backend::{portable_kernel, Backend};
+use crate::mont::backend::{portable_kernel, Backend, PublicPow};
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
 
@@ -59,6 +59,8 @@ pub struct RsaPublicKey {
     size: usize,
     modulus: Modulus<u64>,
     kernel: Kernel<u64>,
+    /// `n` prepared for the backend's public-exponent exponentiation, if it has one.
+    public_pow: PublicPow,
 }
 
 impl PartialEq for RsaPublicKey {
@@ -113,13 +115,15 @@ impl RsaPublicKey {
         }
         let modulus = Modulus::new(n.as_limbs())?;
         let e_bytes = e.to_be_bytes().to_vec();
+        let kernel = default_kernel();
         Ok(RsaPublicKey {
             size: bits.div_ceil(8),
             n,
             e,
             e_bytes,
+            public_pow: PublicPow::new(&modulus, &kernel),
             modulus,
-            kernel: default_kernel(),
+            kernel,
         })
     }
 
@@ -152,6 +156,7 @@ impl RsaPublicKey {
     /// results; this is for measuring them).
     pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
         self.kernel = kernel;
+        self.public_pow = PublicPow::new(&self.modulus, &kernel);
     }
 
     /// `n`'s Montgomery modulus.
@@ -177,6 +182,9 @@ impl RsaPublicKey {
     /// binary for exponents up to 64 bits, a 5-bit sliding window beyond. The kernels are
     /// constant time, so `x` (which may be a secret result being fault-checked) does not leak.
     pub(crate) fn pow_e(&self, out: &mut [u64], x: &[u64], kernel: &Kernel<u64>) {
+        if kernel.lanes && self.public_pow.pow_vartime(out, x, &self.e_bytes) {
+            return;
+        }
         if self.e.bits() <= 64 {
             binary::pow_vartime(out, x, &self.e_bytes, &self.modulus, kernel);
         } else {
@@ -529,7 +537,7 @@ impl RsaPrivateKey {
 
     /// Uses `kernel` for this key's operations from now on (public and private).
     pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
-        self.public.kernel = kernel;
+        self.public.set_kernel(kernel);
     }
 
     /// Test hook for the secret-taint and zeroization tests: calls `f(address, byte length)`
