@@ -767,6 +767,23 @@ fn clobbers() -> String {
     s
 }
 
+/// The 512-bit and 128-bit multiply-adds in one squaring (the loop body) or one product of
+/// a kernel's text.
+fn count_multiply_adds(text: &str, kind: Kind) -> (usize, usize) {
+    let body = match kind {
+        Kind::Sqr => {
+            let start = text.find("\"2:\"").expect("the squaring loop");
+            let end = text.find("\"dec rcx\"").expect("the squaring loop");
+            &text[start..end]
+        }
+        Kind::Mul => text,
+    };
+    let ops = body.lines().filter(|l| l.contains("vpmadd52"));
+    let (z, x): (Vec<&str>, Vec<&str>) =
+        ops.partition(|l| l.contains("madd52luq zmm") || l.contains("madd52huq zmm"));
+    (z.len(), x.len())
+}
+
 fn kernel(nv: usize, kind: Kind) -> String {
     let mut g = Gen {
         nv,
@@ -795,6 +812,22 @@ pub(super) const ARR: usize = {ARR};
 "
     );
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        let mut counts = String::new();
+        for nv in NVS {
+            let (sz, sx) = count_multiply_adds(&kernel(nv, Kind::Sqr), Kind::Sqr);
+            let (mz, mx) = count_multiply_adds(&kernel(nv, Kind::Mul), Kind::Mul);
+            writeln!(counts, "    [{sz}, {sx}, {mz}, {mx}],").unwrap();
+        }
+        write!(
+            code,
+            "
+/// Multiply-adds per operation for 3 to 10 registers: 512-bit and 128-bit ones in a squaring,
+/// then in a product (counted in the text this script wrote).
+pub(super) const MULTIPLY_ADDS: [[usize; 4]; 8] = [
+{counts}];
+"
+        )
+        .unwrap();
         for nv in NVS {
             let sqr = kernel(nv, Kind::Sqr);
             let mul = kernel(nv, Kind::Mul);

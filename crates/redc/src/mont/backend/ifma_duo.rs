@@ -146,6 +146,17 @@ impl Zeroize for Consts {
     }
 }
 
+/// The multiply-adds one squaring and one product of the duo kernels issue at `digits` (one
+/// of [`DUO_DIGITS`]), counted in the generated code: `[512-bit, 128-bit]` for the squaring,
+/// then for the product. With the core's multiply-add rate this gives the throughput bound a
+/// kernel is measured against (`benches/ifma_bound.rs`).
+pub fn multiply_adds(digits: usize) -> Option<[usize; 4]> {
+    DUO_DIGITS
+        .iter()
+        .position(|&d| d == digits)
+        .map(|i| duo_asm::MULTIPLY_ADDS[i])
+}
+
 /// The duo digit count for moduli of `bits` bits, if one is large enough.
 pub fn duo_digits_for(bits: usize) -> Option<usize> {
     let need = super::ifma::digits_for_bits(bits);
