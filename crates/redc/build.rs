@@ -753,6 +753,420 @@ impl Gen {
     }
 }
 
+/// The lane form's kernels (`src/mont/backend/ifma.rs`): eight numbers side by side, one per
+/// 64-bit lane, one register per digit position. CIOS rows, unrolled: the frame's positions
+/// `0..=L+1` (columns `i..=i+L+1` at row `i`) live in registers up to [`LANE_REGS`] and in scratch
+/// slots beyond (loaded, accumulated into, stored one slot down: the shift); the registers
+/// shift by renaming. Each row adds its reduction terms and the next row's product terms (one
+/// row ahead, so that no product term waits on a quotient): position 1 first (the chain:
+/// `lo(n₁·m)`, `hi(n₀·m)` and the carry `⌈t₀/2^52⌉`), then at once the next quotient, then
+/// the other positions, each digit loaded once for the two positions it feeds.
+struct LaneGen {
+    l: usize,
+    kind: Kind,
+    s: String,
+    /// Register of each frame position held in registers (positions `0..regs`; the frame has
+    /// positions `0..=L+1`, the top one for the next row's products).
+    pos: Vec<usize>,
+    /// The spare position register (becomes position `regs − 1` after the shift).
+    spare: usize,
+    /// Which of each pair of digit registers holds the current digit (the other the previous
+    /// one): flipped at every load instead of copying.
+    flip: usize,
+}
+
+/// Frame positions held in registers, at most.
+const LANE_REGS: usize = 22;
+
+/// Byte offsets in the lane constants block (`ifma::LaneConsts`): `n` in lane form (40
+/// digits), `k₀` per lane, `2^52 − 1`, 1.
+const LN_OFF: usize = 0;
+const LK0_OFF: usize = 40 * 64;
+const LM52_OFF: usize = LK0_OFF + 64;
+const LONE_OFF: usize = LM52_OFF + 8;
+const LANE_CONSTS_BYTES: usize = LONE_OFF + 8;
+/// Byte offsets in the lane scratch block: `a`, `e`, `f` (41 digits each, the last zero) and
+/// the frame's slots.
+const LA_OFF: usize = 0;
+const LE_OFF: usize = 41 * 64;
+const LF_OFF: usize = 82 * 64;
+const LCOL_OFF: usize = 123 * 64;
+const LANE_SCRATCH_BYTES: usize = LCOL_OFF + 41 * 64;
+
+impl LaneGen {
+    fn new(l: usize, kind: Kind) -> Self {
+        let regs = (l + 2).min(LANE_REGS);
+        LaneGen {
+            l,
+            kind,
+            s: String::new(),
+            pos: (0..regs).collect(),
+            spare: regs,
+            flip: 0,
+        }
+    }
+    fn regs(&self) -> usize {
+        self.pos.len()
+    }
+    fn z(i: usize) -> String {
+        format!("zmm{i}")
+    }
+    fn fixed(&self, k: usize) -> String {
+        Self::z(self.regs() + 1 + k)
+    }
+    fn m(&self) -> String {
+        self.fixed(0)
+    }
+    fn c(&self) -> String {
+        self.fixed(1)
+    }
+    fn t(&self, k: usize) -> String {
+        self.fixed(2 + k)
+    }
+    /// The current (`k = 0`) and previous (`k = 1`) multiplicand digit, and modulus digit.
+    fn av(&self, k: usize) -> String {
+        self.fixed(4 + (k + self.flip) % 2)
+    }
+    fn nv(&self, k: usize) -> String {
+        self.fixed(6 + (k + self.flip) % 2)
+    }
+    fn b(&self) -> String {
+        self.fixed(8)
+    }
+    fn op(&mut self, line: &str) {
+        writeln!(self.s, "            \"{line}\",").unwrap();
+    }
+    fn p(&self, k: usize) -> String {
+        Self::z(self.pos[k])
+    }
+    fn slot(&self, p: usize) -> String {
+        format!("zmmword ptr [rdx + {}]", LCOL_OFF + 64 * (p - self.regs()))
+    }
+    fn n_mem(r: usize) -> String {
+        format!("zmmword ptr [rsi + {}]", LN_OFF + 64 * r)
+    }
+
+    /// The multiplicand of row `i` at digit `j` (`None`: zero, below the squaring's row):
+    /// `a` for the product; `aᵢ`, `fᵢ₊₁`, `eⱼ` for the squaring.
+    fn x_src(&self, i: usize, j: usize) -> Option<String> {
+        if j >= self.l {
+            return None;
+        }
+        match self.kind {
+            Kind::Mul => Some(format!("zmmword ptr [r8 + {}]", LA_OFF + 64 * j)),
+            Kind::Sqr => {
+                let off = if j < i {
+                    return None;
+                } else if j == i {
+                    LA_OFF
+                } else if j == i + 1 {
+                    LF_OFF
+                } else {
+                    LE_OFF
+                };
+                Some(format!("zmmword ptr [rdx + {}]", off + 64 * j))
+            }
+        }
+    }
+
+    /// Moves the current digits to the previous ones and loads multiplicand digit `j` of row
+    /// `k` and modulus digit `jn` as the current ones (zero past the top).
+    fn load_digits(&mut self, k: usize, j: usize, jn: usize) {
+        // The current digits become the previous ones by swapping the registers' roles.
+        self.flip ^= 1;
+        let (a0, n0) = (self.av(0), self.nv(0));
+        match self.x_src(k, j) {
+            Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
+            None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
+        }
+        if jn < self.l {
+            self.op(&format!("vmovdqu64 {n0}, {}", Self::n_mem(jn)));
+        } else {
+            self.op(&format!("vpxord {n0}, {n0}, {n0}"));
+        }
+    }
+
+    /// Position `q`'s terms at row `i` into `dst`: the reduction's `lo(n_q·m) + hi(n_{q−1}·m)`
+    /// (current and previous modulus digits) and row `i+1`'s product terms `lo(x_{q−1}·b) +
+    /// hi(x_{q−2}·b)` (current and previous multiplicand digits), the latter first.
+    fn terms(&mut self, dst: &str, i: usize, q: usize) {
+        let (a0, a1, n0, n1, b, m) = (
+            self.av(0),
+            self.av(1),
+            self.nv(0),
+            self.nv(1),
+            self.b(),
+            self.m(),
+        );
+        let k = i + 1;
+        if k < self.l {
+            if q >= 1 && self.x_src(k, q - 1).is_some() {
+                self.op(&format!("vpmadd52luq {dst}, {b}, {a0}"));
+            }
+            if q >= 2 && self.x_src(k, q - 2).is_some() {
+                self.op(&format!("vpmadd52huq {dst}, {b}, {a1}"));
+            }
+        }
+        if q < self.l {
+            self.op(&format!("vpmadd52luq {dst}, {m}, {n0}"));
+        }
+        if q >= 1 && q <= self.l {
+            self.op(&format!("vpmadd52huq {dst}, {m}, {n1}"));
+        }
+    }
+
+    /// The multiplier of row `k` into B: `b_k` for the product ([rcx]), `a_k` for the square.
+    fn load_b(&mut self, k: usize) {
+        let b = self.b();
+        match self.kind {
+            Kind::Mul => self.op(&format!("vmovdqu64 {b}, zmmword ptr [rcx + {}]", 64 * k)),
+            Kind::Sqr => self.op(&format!(
+                "vmovdqu64 {b}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * k
+            )),
+        }
+    }
+
+    /// The quotient of position 0 into M and its carry `⌈t₀/2^52⌉` into C.
+    fn quotient(&mut self) {
+        let (m, c, p0) = (self.m(), self.c(), self.p(0));
+        self.op(&format!("vpxord {m}, {m}, {m}"));
+        self.op(&format!(
+            "vpmadd52luq {m}, {p0}, zmmword ptr [rsi + {LK0_OFF}]"
+        ));
+        self.op(&format!(
+            "vpaddq {c}, {p0}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+        ));
+        self.op(&format!("vpsrlq {c}, {c}, 52"));
+    }
+
+    /// Row `i` (its quotient in M and carry in C already): position 1 completed (the chain),
+    /// the next row's quotient at once, then every other position with this row's reduction
+    /// terms and the next row's product terms; the frame moves down one position.
+    fn row(&mut self, i: usize) {
+        let l = self.l;
+        let regs = self.regs();
+        let (m, c, t1) = (self.m(), self.c(), self.t(1));
+        let p1 = self.p(1);
+        let k = i + 1;
+        if k < l {
+            self.load_b(k);
+        }
+        // Position 1: the next row's product term there (it does not wait for m), then the
+        // reduction's lo(n₁·m), hi(n₀·m) and the carry.
+        let b = self.b();
+        if k < l {
+            if let Some(src) = self.x_src(k, 0) {
+                self.op(&format!("vpmadd52luq {p1}, {b}, {src}"));
+            }
+        }
+        let n = self.nv(0);
+        self.op(&format!("vmovdqu64 {n}, {}", Self::n_mem(0)));
+        self.load_digits(k, 0, 1);
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        let (n0, n1) = (self.nv(0), self.nv(1));
+        self.op(&format!("vpmadd52luq {t1}, {m}, {n0}"));
+        self.op(&format!("vpmadd52huq {p1}, {m}, {n1}"));
+        self.op(&format!("vpaddq {p1}, {p1}, {c}"));
+        self.op(&format!("vpaddq {p1}, {p1}, {t1}"));
+        // The next quotient from position 1, before the bulk (the core issues the oldest
+        // ready instruction first). M and C are rewritten only after the bulk has read them:
+        // the next quotient goes to T0/T1 and moves at the end.
+        let (t0, t1b) = (self.t(0), self.t(1));
+        self.op(&format!("vpxord {t0}, {t0}, {t0}"));
+        self.op(&format!(
+            "vpmadd52luq {t0}, {p1}, zmmword ptr [rsi + {LK0_OFF}]"
+        ));
+        self.op(&format!(
+            "vpaddq {t1b}, {p1}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+        ));
+        self.op(&format!("vpsrlq {t1b}, {t1b}, 52"));
+        // Positions 2 .. regs−1 in registers.
+        for q in 2..regs {
+            self.load_digits(k, q - 1, q);
+            let dst = self.p(q);
+            if q <= l + 1 {
+                self.terms(&dst, i, q);
+            }
+        }
+        // Positions regs ..= l+1 in slots: position `regs` comes into the spare register (it
+        // becomes the last register position), the others move down a slot; the top is new.
+        if regs <= l + 1 {
+            let tmp = self.c();
+            for q in regs..=l + 1 {
+                self.load_digits(k, q - 1, q);
+                let dst = if q == regs {
+                    Self::z(self.spare)
+                } else {
+                    tmp.clone()
+                };
+                if q <= l {
+                    let slot = self.slot(q);
+                    self.op(&format!("vmovdqu64 {dst}, {slot}"));
+                } else {
+                    self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+                }
+                self.terms(&dst, i, q);
+                if q > regs {
+                    let slot = self.slot(q - 1);
+                    self.op(&format!("vmovdqu64 {slot}, {dst}"));
+                }
+            }
+        }
+        // The next quotient and carry into place.
+        self.op(&format!("vmovdqa64 {m}, {t0}"));
+        self.op(&format!("vmovdqa64 {c}, {t1b}"));
+        // The shift: position p ← p+1; position 0's register is the new spare (or, with
+        // every position in registers, the new top, cleared).
+        let old0 = self.pos.remove(0);
+        if regs <= l + 1 {
+            self.pos.push(self.spare);
+            self.spare = old0;
+        } else {
+            self.op(&format!(
+                "vpxord {}, {}, {}",
+                Self::z(old0),
+                Self::z(old0),
+                Self::z(old0)
+            ));
+            self.pos.push(old0);
+        }
+    }
+
+    /// The frame's value (positions `0..L`) brought to exact 52-bit digits by one serial
+    /// carry pass (the numbers are in separate lanes) and stored to [`out`] (and kept in the
+    /// position registers where they are).
+    fn normalise_store(&mut self, out: &str) {
+        let (c, t0) = (self.c(), self.t(0));
+        self.op(&format!("vpxord {c}, {c}, {c}"));
+        for p in 0..self.l {
+            let x = if p < self.regs() {
+                self.p(p)
+            } else {
+                let slot = self.slot(p);
+                self.op(&format!("vmovdqu64 {t0}, {slot}"));
+                t0.clone()
+            };
+            self.op(&format!("vpaddq {x}, {x}, {c}"));
+            self.op(&format!("vpsrlq {c}, {x}, 52"));
+            self.op(&format!(
+                "vpandq {x}, {x}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!("vmovdqu64 zmmword ptr [{out} + {}], {x}", 64 * p));
+        }
+    }
+
+    /// The frame set to row 0's product terms (`lo(x_j·b₀)` at position j, `hi` at j+1, slots
+    /// included), and row 0's quotient.
+    fn start(&mut self) {
+        let l = self.l;
+        let sp = Self::z(self.spare);
+        self.op(&format!("vpxord {sp}, {sp}, {sp}"));
+        for q in self.regs()..=l + 1 {
+            let slot = self.slot(q);
+            if q <= l {
+                self.op(&format!("vmovdqu64 {slot}, {sp}"));
+            }
+        }
+        self.load_b(0);
+        let (b, t0) = (self.b(), self.t(0));
+        let a = self.av(0);
+        self.op(&format!("vpxord {a}, {a}, {a}"));
+        for q in 0..=l {
+            self.flip ^= 1;
+            let (a0, a1) = (self.av(0), self.av(1));
+            match self.x_src(0, q) {
+                Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
+                None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
+            }
+            let in_reg = q < self.regs();
+            let dst = if in_reg { self.p(q) } else { t0.clone() };
+            self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+            if q < l && self.x_src(0, q).is_some() {
+                self.op(&format!("vpmadd52luq {dst}, {b}, {a0}"));
+            }
+            if q >= 1 && self.x_src(0, q - 1).is_some() {
+                self.op(&format!("vpmadd52huq {dst}, {b}, {a1}"));
+            }
+            if !in_reg {
+                let slot = self.slot(q);
+                self.op(&format!("vmovdqu64 {slot}, {dst}"));
+            }
+        }
+        for q in (l + 1)..self.regs() {
+            let r = self.p(q);
+            self.op(&format!("vpxord {r}, {r}, {r}"));
+        }
+        self.quotient();
+    }
+
+    fn product(&mut self) {
+        self.start();
+        for i in 0..self.l {
+            self.row(i);
+        }
+    }
+
+    /// The squaring kernel: `count ≥ 1` squarings of the lane-form number at [rdi] in place.
+    fn sqr(&mut self) {
+        let l = self.l;
+        let (t0, t1) = (self.t(0), self.t(1));
+        // a at [rdi] → scratch; the loop's result goes there too.
+        for p in 0..l {
+            self.op(&format!("vmovdqu64 {t0}, zmmword ptr [rdi + {}]", 64 * p));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {t0}",
+                LA_OFF + 64 * p
+            ));
+        }
+        self.op("2:");
+        // f = 2a mod 2^52, e = f + (a_{j−1} >> 51).
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        for p in 0..l {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * p
+            ));
+            let c = self.c();
+            self.op(&format!("vpaddq {c}, {t0}, {t0}"));
+            self.op(&format!(
+                "vpandq {c}, {c}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LF_OFF + 64 * p
+            ));
+            self.op(&format!("vpaddq {c}, {c}, {t1}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LE_OFF + 64 * p
+            ));
+            self.op(&format!("vpsrlq {t1}, {t0}, 51"));
+        }
+        let saved = (self.pos.clone(), self.spare);
+        self.product();
+        self.normalise_store(&format!("rdx + {LA_OFF}"));
+        self.pos = saved.0;
+        self.spare = saved.1;
+        self.op("dec rcx");
+        self.op("jnz 2b");
+        for p in 0..l {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * p
+            ));
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {t0}", 64 * p));
+        }
+    }
+
+    /// The product kernel: [rdi] = [r8]·[rcx]·R⁻¹ (the first factor copied to the scratch by
+    /// the caller).
+    fn mul(&mut self) {
+        self.product();
+        self.normalise_store("rdi");
+    }
+}
+
 fn clobbers() -> String {
     let mut s = String::new();
     for z in 0..32 {
@@ -902,6 +1316,101 @@ pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
                 l = 4 * nv,
                 x = 64 * nv,
                 bx = 64 * nv + 48,
+            )
+            .unwrap();
+        }
+    }
+    fs::write(out, code).unwrap();
+    lanes_main();
+}
+
+/// The digit counts the lane form compiles (`ifma::COMPILED_DIGITS`).
+const LANE_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
+
+fn lane_kernel(l: usize, kind: Kind) -> String {
+    let mut g = LaneGen::new(l, kind);
+    match kind {
+        Kind::Sqr => g.sqr(),
+        Kind::Mul => g.mul(),
+    }
+    g.s
+}
+
+fn lanes_main() {
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("lanes_asm.rs");
+    let mut code = format!(
+        "// Generated by build.rs: the lane form's kernels (see ifma.rs). Do not edit.
+
+/// Bytes of the constants block the kernels read.
+pub(super) const CONSTS_BYTES: usize = {LANE_CONSTS_BYTES};
+/// Bytes of the scratch block the kernels use.
+pub(super) const SCRATCH_BYTES: usize = {LANE_SCRATCH_BYTES};
+"
+    );
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        let mut counts = String::new();
+        for l in LANE_DIGITS {
+            let (sz, _) = count_multiply_adds(&lane_kernel(l, Kind::Sqr), Kind::Sqr);
+            let (mz, _) = count_multiply_adds(&lane_kernel(l, Kind::Mul), Kind::Mul);
+            writeln!(counts, "    [{sz}, {mz}],").unwrap();
+        }
+        write!(
+            code,
+            "
+/// 512-bit multiply-adds in one squaring and one product, per compiled digit count
+/// (counted in the text this script wrote).
+pub(super) const MULTIPLY_ADDS: [[usize; 2]; 9] = [
+{counts}];
+"
+        )
+        .unwrap();
+        let clob = clobbers();
+        for l in LANE_DIGITS {
+            let sqr = lane_kernel(l, Kind::Sqr);
+            let mul = lane_kernel(l, Kind::Mul);
+            write!(
+                code,
+                "
+/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers.
+///
+/// # Safety
+/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
+#[inline(never)]
+pub(super) unsafe fn sqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqr}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits.
+///
+/// # Safety
+/// As for [`sqr_{l}`]; `a` and `b` readable for {x} bytes, `out` writable for {x} bytes.
+#[inline(never)]
+pub(super) unsafe fn mul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mul}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") b => _,
+            inout(\"r8\") a => _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+",
+                x = 64 * l,
             )
             .unwrap();
         }

@@ -7,7 +7,7 @@
 //! per cycle). Peak rate: independent 512-bit `VPMADD52LUQ`s. Each row times whole
 //! exponentiations with a full-length exponent and the production window, and divides by
 //! the number of Montgomery products they take; the multiply-adds per product come from the
-//! generated kernels (duo form) or from the loops' shape (lane and pair forms, written out
+//! generated kernels (duo and lane forms) or from the loops' shape (pair form, written out
 //! below). A 128-bit multiply-add counts as half a 512-bit one.
 
 #[cfg(target_arch = "x86_64")]
@@ -175,16 +175,10 @@ mod imp {
             }
             if let Some(d) = ifma::digits_for(bits) {
                 let lf = d as f64;
-                // Lanes: a product row is 4 multiply-adds per column, the reduction's 3 and
-                // the top's 2 (4L² + L); the dedicated squaring (up to 20 digits) is about
-                // 3L² + 2L. Pair: per digit step, per number, 4 per register of 8 digits and
-                // the quotient's 1.
-                let sq = if d <= 20 {
-                    3.0 * lf * lf + 2.0 * lf
-                } else {
-                    4.0 * lf * lf + lf
-                };
-                row("lanes", d, 8, Some((sq, 4.0 * lf * lf + lf)));
+                let c = ifma::lane_multiply_adds(d).expect("a compiled count");
+                row("lanes", d, 8, Some((c[0] as f64, c[1] as f64)));
+                // Pair: per digit step, per number, 4 per register of 8 digits and the
+                // quotient's 1.
                 let pair = 2.0 * lf * (4.0 * (d.div_ceil(8) as f64) + 1.0);
                 row("pair", d, 2, Some((pair, pair)));
             }
