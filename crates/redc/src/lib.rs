@@ -28,8 +28,11 @@ pub mod mont;
 pub mod nat;
 pub mod reduce;
 pub mod rsa;
-#[doc(hidden)]
+#[cfg(feature = "test-hooks")]
 pub mod valgrind;
+#[cfg(not(feature = "test-hooks"))]
+#[allow(dead_code)]
+mod valgrind;
 pub mod word;
 
 pub use error::{Error, Result};

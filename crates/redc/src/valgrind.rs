@@ -1,4 +1,6 @@
-//! Valgrind client requests, for the hardening tests (not a public API).
+//! Valgrind client requests, for the hardening tests. Public only with the `test-hooks`
+//! feature (test and measurement hooks; not for production); the library itself calls
+//! [`declassify`] on the few values that are public by design.
 //!
 //! The secret-taint test marks every secret of a key *undefined* for memcheck
 //! ([`make_mem_undefined`]); memcheck then reports any branch or address that depends on them.

@@ -17,7 +17,7 @@ use super::private::PrimeCrt;
 use super::uint::BoxedUint;
 use super::{Error, Result};
 use crate::exp::{binary, sliding};
-use crate::mont::backend::{portable_kernel, Backend, PublicPow};
+use crate::mont::backend::{Backend, PublicPow};
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
 
@@ -40,11 +40,10 @@ pub fn max_primes(bits: usize) -> usize {
 }
 
 /// The kernel keys use unless told otherwise: the active backend's ([`Backend::active`],
-/// honouring `REDC_BACKEND`), falling back to the portable one.
-pub fn default_kernel() -> Kernel<u64> {
-    Backend::active()
-        .and_then(Backend::kernel)
-        .unwrap_or_else(|_| portable_kernel())
+/// honouring `REDC_BACKEND`). An unknown or unavailable `REDC_BACKEND` is an error here, not a
+/// fallback: a key never runs on another backend than the one asked for.
+pub fn default_kernel() -> crate::Result<Kernel<u64>> {
+    Backend::active()?.kernel()
 }
 
 /// An RSA public key `(n, e)` (RFC 8017 §3.1).
@@ -115,7 +114,7 @@ impl RsaPublicKey {
         }
         let modulus = Modulus::new(n.as_limbs())?;
         let e_bytes = e.to_be_bytes().to_vec();
-        let kernel = default_kernel();
+        let kernel = default_kernel()?;
         Ok(RsaPublicKey {
             size: bits.div_ceil(8),
             n,
@@ -152,9 +151,24 @@ impl RsaPublicKey {
         self.kernel
     }
 
-    /// Uses `kernel` for this key's operations from now on (every kernel gives the same
-    /// results; this is for measuring them).
+    /// Runs this key's operations on `backend` from now on, instead of the active one
+    /// ([`Backend::active`]). Every backend gives the same results; this is for measuring and
+    /// comparing them. [`Error::Arith`]`(`[`BackendUnavailable`](crate::Error::BackendUnavailable)`)`
+    /// if this CPU cannot run it, and the key is left as it was.
+    pub fn set_backend(&mut self, backend: Backend) -> Result<()> {
+        self.use_kernel(backend.kernel()?);
+        Ok(())
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): uses `kernel` (any of the
+    /// library's kernels, e.g. one REDC algorithm of the papers) for this key's operations.
+    #[cfg(feature = "test-hooks")]
     pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
+        self.use_kernel(kernel);
+    }
+
+    /// Runs on `kernel` from now on, with the public exponentiation prepared for it.
+    fn use_kernel(&mut self, kernel: Kernel<u64>) {
         self.kernel = kernel;
         self.public_pow = PublicPow::new(&self.modulus, &kernel);
     }
@@ -279,7 +293,9 @@ pub struct RsaPrivateKey {
     pub(crate) crt: Vec<PrimeCrt>,
     /// The primes' data for exponentiations in IFMA lanes, if the CPU has them.
     pub(crate) lanes: Option<super::lanes::LanePlan>,
-    /// The cached base-blinding pair (empty until the first blinded operation).
+    /// The cached base-blinding pair (empty until the first blinded operation; without `std`
+    /// there is no cache).
+    #[cfg_attr(not(any(feature = "std", feature = "test-hooks")), allow(dead_code))]
     pub(crate) blinding: BlindingCache,
 }
 
@@ -535,16 +551,27 @@ impl RsaPrivateKey {
         self.public.kernel
     }
 
-    /// Uses `kernel` for this key's operations from now on (public and private).
+    /// Runs this key's operations (public and private) on `backend` from now on, instead of
+    /// the active one ([`Backend::active`]). Every backend gives the same results; this is for
+    /// measuring and comparing them. [`Error::Arith`]`(`[`BackendUnavailable`](crate::Error::BackendUnavailable)`)`
+    /// if this CPU cannot run it, and the key is left as it was.
+    pub fn set_backend(&mut self, backend: Backend) -> Result<()> {
+        self.public.set_backend(backend)
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): uses `kernel` (any of the
+    /// library's kernels, e.g. one REDC algorithm of the papers) for this key's operations.
+    #[cfg(feature = "test-hooks")]
     pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
         self.public.set_kernel(kernel);
     }
 
-    /// Test hook for the secret-taint and zeroization tests: calls `f(address, byte length)`
-    /// for every buffer holding secret key material (`d`, the primes, and per prime its
-    /// Montgomery constants, CRT exponent, Garner coefficient and prefix product, and the
-    /// reduction constant). The public key's buffers are not included.
-    #[doc(hidden)]
+    /// Test hook for the secret-taint and zeroization tests (feature `test-hooks`; not for
+    /// production): calls `f(address, byte length)` for every buffer holding secret key
+    /// material (`d`, the primes, and per prime its Montgomery constants, CRT exponent, Garner
+    /// coefficient and prefix product, and the reduction constant). The public key's buffers
+    /// are not included.
+    #[cfg(feature = "test-hooks")]
     pub fn for_each_secret_region(&self, mut f: impl FnMut(*const u8, usize)) {
         f(self.d_bytes.as_ptr(), self.d_bytes.len());
         for v in core::iter::once(&self.d).chain(&self.primes) {

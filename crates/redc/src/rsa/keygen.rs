@@ -74,6 +74,8 @@ impl RsaPrivateKey {
         if !exp.is_odd() || exp.bits() < 2 || exp.bits() > MAX_GEN_EXPONENT_BITS {
             return Err(Error::PublicExponent);
         }
+        // An invalid REDC_BACKEND fails here, before any prime is drawn.
+        super::key::default_kernel()?;
         let e = exp.trimmed_limbs();
         let small = SmallPrimes::new();
         for _ in 0..64 {

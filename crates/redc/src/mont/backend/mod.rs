@@ -3,7 +3,25 @@
 //! Every backend provides a [`Kernel<u64>`] satisfying the kernel contract of [`crate::mont`] and
 //! gives results bit-identical to the portable one. Which one runs is decided by
 //! [`Backend::active`]: the `REDC_BACKEND` environment variable (`portable`, `mulx`, `ifma` or
-//! `auto`; with the `std` feature) if set, otherwise the best the CPU supports.
+//! `auto`; with the `std` feature) if set, otherwise the best the CPU supports. The variable is
+//! read once per process; an unknown or unavailable value is an error
+//! ([`Error::UnknownBackendEnv`], [`Error::UnavailableBackendEnv`]) that every key
+//! construction reports, never a silent fallback.
+//!
+//! A key runs on the active backend unless told otherwise with
+//! [`RsaPrivateKey::set_backend`](crate::rsa::RsaPrivateKey::set_backend):
+//!
+//! ```
+//! use redc::mont::backend::Backend;
+//!
+//! // The backends this CPU runs, slowest first: always `portable`, then `mulx` and `ifma`
+//! // where the CPU has BMI2/ADX and AVX-512 IFMA.
+//! let names: Vec<&str> = Backend::available().map(Backend::name).collect();
+//! assert_eq!(names[0], "portable");
+//! assert_eq!(Backend::from_name("MULX")?, Backend::Mulx);
+//! assert!(Backend::from_name("avx2").is_err());
+//! # Ok::<(), redc::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use crate::mont::{Algorithm, Kernel, Modulus, SqrVariant};
@@ -103,22 +121,49 @@ impl Backend {
         }
     }
 
-    /// The backend in force: `REDC_BACKEND` if set (an unavailable or unknown choice is an
-    /// error), else [`Backend::detect`].
+    /// The backend in force: the one `REDC_BACKEND` names if it is set (with the `std`
+    /// feature; empty or `auto` means [`Backend::detect`]), else [`Backend::detect`].
+    ///
+    /// The variable is read once, the first time this is called, and the answer is kept for
+    /// the life of the process. A value naming no backend is
+    /// [`Error::UnknownBackendEnv`] (with the value), one naming a backend this CPU cannot run
+    /// is [`Error::UnavailableBackendEnv`]; key construction returns that error rather than
+    /// run on another backend than the one asked for.
     pub fn active() -> Result<Backend> {
         #[cfg(feature = "std")]
-        if let Ok(v) = std::env::var("REDC_BACKEND") {
-            if v.is_empty() || v.eq_ignore_ascii_case("auto") {
-                return Ok(Self::detect());
-            }
-            let b = Self::from_name(&v)?;
-            return if b.is_available() {
-                Ok(b)
-            } else {
-                Err(Error::BackendUnavailable)
-            };
+        {
+            static ACTIVE: std::sync::OnceLock<Result<Backend>> = std::sync::OnceLock::new();
+            *ACTIVE.get_or_init(|| match std::env::var("REDC_BACKEND") {
+                Err(std::env::VarError::NotPresent) => Ok(Self::detect()),
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    Err(Error::UnknownBackendEnv("(not valid UTF-8)"))
+                }
+                Ok(v) => Self::from_env_value(&v).map_err(|e| match e {
+                    // Read once per process, so this leaks at most one string.
+                    Error::UnknownName => {
+                        Error::UnknownBackendEnv(std::boxed::Box::leak(v.into_boxed_str()))
+                    }
+                    e => e,
+                }),
+            })
         }
+        #[cfg(not(feature = "std"))]
         Ok(Self::detect())
+    }
+
+    /// What a `REDC_BACKEND` value selects: empty or `auto` the detected backend, else the
+    /// named one if this CPU runs it ([`Error::UnknownName`] for no backend's name,
+    /// [`Error::UnavailableBackendEnv`] for one this CPU cannot run).
+    pub fn from_env_value(value: &str) -> Result<Backend> {
+        if value.is_empty() || value.eq_ignore_ascii_case("auto") {
+            return Ok(Self::detect());
+        }
+        let b = Self::from_name(value)?;
+        if b.is_available() {
+            Ok(b)
+        } else {
+            Err(Error::UnavailableBackendEnv(b))
+        }
     }
 
     /// This backend's 64-bit kernel, or [`Error::BackendUnavailable`].
@@ -215,6 +260,13 @@ impl PublicPow {
         }
         let _ = (out, x, exp);
         false
+    }
+}
+
+impl core::fmt::Display for Backend {
+    /// The backend's name ([`Backend::name`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
