@@ -54,3 +54,30 @@ pub use traits::{PaddingScheme, SignatureScheme};
 /// The `signature` crate (2.2), whose traits the typed keys in [`pkcs1v15`] and [`pss`]
 /// implement, re-exported as RustCrypto's `rsa` does.
 pub use ::signature;
+
+/// The `rand_core` crate (0.6): every randomized operation takes a
+/// [`CryptoRngCore`](rand_core::CryptoRngCore) from it.
+pub use ::rand_core;
+
+/// The operating system's random number generator (`getrandom`), with the `std` feature: the
+/// generator to hand to key generation, blinded signing, PSS and encryption.
+///
+/// ```
+/// use redc::rsa::{pkcs1v15::SigningKey, sha2::Sha256, OsRng, RsaPrivateKey};
+/// use redc::rsa::signature::{RandomizedSigner, Verifier, Keypair};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let signing_key = SigningKey::<Sha256>::new(key);
+/// let signature = signing_key.sign_with_rng(&mut OsRng, b"blinded by the OS's randomness");
+/// signing_key.verifying_key().verify(b"blinded by the OS's randomness", &signature)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "std")]
+pub use ::rand_core::OsRng;
+
+/// The SHA-2 hashes (`sha2` 0.10), for the type parameters of the typed keys and paddings
+/// (`SigningKey::<Sha256>`, `Oaep::new::<Sha256>()`), re-exported as RustCrypto's `rsa` does.
+pub use ::sha2;
+
+/// SHA-1 (`sha1` 0.10), for interoperating with old peers (OAEP with MGF1-SHA-1, say).
+pub use ::sha1;
