@@ -591,3 +591,71 @@ impl RsaPrivateKey {
         &self.d_bytes
     }
 }
+
+impl From<&RsaPrivateKey> for RsaPublicKey {
+    /// A copy of the public half ([`RsaPrivateKey::to_public_key`]).
+    fn from(key: &RsaPrivateKey) -> Self {
+        key.public.clone()
+    }
+}
+
+impl From<RsaPrivateKey> for RsaPublicKey {
+    /// The public half; the private components are zeroized as the key is dropped.
+    fn from(key: RsaPrivateKey) -> Self {
+        key.public.clone()
+    }
+}
+
+impl AsRef<RsaPublicKey> for RsaPrivateKey {
+    fn as_ref(&self) -> &RsaPublicKey {
+        &self.public
+    }
+}
+
+impl AsRef<RsaPublicKey> for RsaPublicKey {
+    fn as_ref(&self) -> &RsaPublicKey {
+        self
+    }
+}
+
+impl super::traits::PublicKeyParts for RsaPublicKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPublicKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPublicKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPublicKey::size(self)
+    }
+}
+
+impl super::traits::PublicKeyParts for RsaPrivateKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPrivateKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPrivateKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPrivateKey::size(self)
+    }
+}
+
+impl super::traits::PrivateKeyParts for RsaPrivateKey {
+    fn d(&self) -> &BoxedUint {
+        RsaPrivateKey::d(self)
+    }
+    fn primes(&self) -> &[BoxedUint] {
+        RsaPrivateKey::primes(self)
+    }
+    fn dp(&self) -> &BoxedUint {
+        RsaPrivateKey::dp(self)
+    }
+    fn dq(&self) -> &BoxedUint {
+        RsaPrivateKey::dq(self)
+    }
+    fn qinv(&self) -> &BoxedUint {
+        RsaPrivateKey::qinv(self)
+    }
+}

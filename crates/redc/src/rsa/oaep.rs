@@ -6,6 +6,10 @@
 //! out with a shift whose access pattern depends only on `k`, and every failure is the same
 //! [`Error::Decryption`], decided by one branch at the very end.
 
+mod keys;
+
+pub use keys::{DecryptingKey, EncryptingKey};
+
 use alloc::vec::Vec;
 use digest::Digest;
 use rand_core::CryptoRngCore;

@@ -11,9 +11,11 @@
 //! malleable and reintroduce a parse; only old non-conforming signers ever omitted it.
 
 mod encrypt;
+mod encrypt_keys;
 mod keys;
 
 pub use encrypt::Pkcs1v15Encrypt;
+pub use encrypt_keys::{DecryptingKey, EncryptingKey};
 pub use keys::{SigningKey, VerifyingKey};
 
 use alloc::boxed::Box;

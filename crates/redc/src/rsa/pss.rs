@@ -9,7 +9,7 @@
 
 mod keys;
 
-pub use keys::{SigningKey, VerifyingKey};
+pub use keys::{BlindedSigningKey, SigningKey, VerifyingKey};
 
 use alloc::vec::Vec;
 use digest::Digest;

@@ -11,7 +11,106 @@
 use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{BoxedUint, Error, Result, RsaPrivateKey, RsaPublicKey};
+
+/// The components of an RSA public key, as a trait for code generic over key types (the shape
+/// of RustCrypto `rsa`'s trait; [`RsaPublicKey`] and [`RsaPrivateKey`] also have these as
+/// inherent methods).
+///
+/// ```
+/// use redc::rsa::traits::PublicKeyParts;
+/// use redc::rsa::{OsRng, RsaPrivateKey, RsaPublicKey};
+///
+/// fn describe(key: &impl PublicKeyParts) -> String {
+///     format!("{} bytes, e = {} bits", key.size(), key.e().bits())
+/// }
+///
+/// let private = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let public = RsaPublicKey::from(&private);
+/// assert_eq!(describe(&private), describe(&public));
+/// assert_eq!(describe(&public), "128 bytes, e = 17 bits");
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
+pub trait PublicKeyParts {
+    /// The modulus `n`.
+    fn n(&self) -> &BoxedUint;
+
+    /// The public exponent `e`.
+    fn e(&self) -> &BoxedUint;
+
+    /// The modulus length in bytes (`k` in RFC 8017): the length of every signature and
+    /// ciphertext for this key.
+    fn size(&self) -> usize;
+}
+
+/// The components of an RSA private key (RFC 8017 §3.2). Unlike RustCrypto `rsa`, the CRT
+/// values are always present (every key is validated and precomputed when it is built), so
+/// they are returned directly, not as `Option`s.
+///
+/// ```
+/// use redc::rsa::traits::{PrivateKeyParts, PublicKeyParts};
+/// use redc::rsa::{OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// assert_eq!(key.primes().len(), 2);
+/// // qInv·q ≡ 1 (mod p) holds for every key that exists; here only the sizes are shown.
+/// assert!(key.qinv().bits() <= key.primes()[0].bits());
+/// assert!(key.d().bits() <= PublicKeyParts::n(&key).bits());
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
+pub trait PrivateKeyParts: PublicKeyParts {
+    /// The private exponent `d`.
+    fn d(&self) -> &BoxedUint;
+
+    /// The primes `[p, q, r₃, …]`.
+    fn primes(&self) -> &[BoxedUint];
+
+    /// `dP = d mod (p − 1)`.
+    fn dp(&self) -> &BoxedUint;
+
+    /// `dQ = d mod (q − 1)`.
+    fn dq(&self) -> &BoxedUint;
+
+    /// `qInv = q⁻¹ mod p`.
+    fn qinv(&self) -> &BoxedUint;
+}
+
+/// Encrypts with randomness from the caller ([`oaep::EncryptingKey`](super::oaep::EncryptingKey),
+/// [`pkcs1v15::EncryptingKey`](super::pkcs1v15::EncryptingKey)).
+pub trait RandomizedEncryptor {
+    /// Encrypts `msg`, drawing the padding's randomness from `rng`.
+    fn encrypt_with_rng<R: CryptoRngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Vec<u8>>;
+}
+
+/// Decrypts without randomness: the private operation is constant time but not blinded.
+pub trait Decryptor {
+    /// Decrypts `ciphertext`; every padding failure is the one [`Error::Decryption`].
+    fn decrypt(&self, ciphertext: &[u8]) -> Result<Vec<u8>>;
+}
+
+/// Decrypts with the private operation blinded by the caller's generator.
+pub trait RandomizedDecryptor {
+    /// Decrypts `ciphertext`, blinding with `rng`; every padding failure is the one
+    /// [`Error::Decryption`].
+    fn decrypt_with_rng<R: CryptoRngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        ciphertext: &[u8],
+    ) -> Result<Vec<u8>>;
+}
+
+/// A decrypting key that can give out the matching encrypting key.
+pub trait EncryptingKeypair {
+    /// The encrypting key's type.
+    type EncryptingKey: Clone;
+
+    /// The key that encrypts messages this key decrypts.
+    fn encrypting_key(&self) -> Self::EncryptingKey;
+}
 
 /// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8).
 pub trait SignatureScheme {
