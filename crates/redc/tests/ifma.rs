@@ -16,7 +16,9 @@ use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS,
 use redc::mont::backend::ifma_duo::{self, DUO_DIGITS};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::Modulus;
-use redc::rsa::{Error, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme};
+use redc::rsa::{
+    Error, InputFault, ParameterFault, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme,
+};
 
 fn token() -> Option<Token> {
     let t = Token::get();
@@ -423,11 +425,14 @@ fn pss_sign_batch_verifies_and_matches_unsalted_singles() {
     bad[4] = &hashes[0][..31];
     assert_eq!(
         salted.sign_batch(Some(&mut rng), &key, &bad),
-        Err(Error::InputOutOfRange)
+        Err(Error::InputOutOfRange(InputFault::DigestLength {
+            len: 31,
+            expected: 32
+        }))
     );
     assert_eq!(
         salted.sign_batch(None, &key, &refs),
-        Err(Error::UnsupportedParameter)
+        Err(Error::UnsupportedParameter(ParameterFault::RngRequired))
     );
     assert!(salted
         .sign_batch(Some(&mut rng), &key, &[])

@@ -198,9 +198,12 @@ impl fmt::Display for HashAlg {
 impl core::str::FromStr for HashAlg {
     type Err = super::Error;
 
-    /// [`HashAlg::from_name`], with [`super::Error::UnsupportedParameter`] for an unknown name.
+    /// [`HashAlg::from_name`], with [`ParameterFault::UnknownHash`](super::ParameterFault)
+    /// for an unknown name.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        HashAlg::from_name(s).ok_or(super::Error::UnsupportedParameter)
+        HashAlg::from_name(s).ok_or(super::Error::UnsupportedParameter(
+            super::ParameterFault::UnknownHash,
+        ))
     }
 }
 

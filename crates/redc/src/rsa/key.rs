@@ -15,7 +15,7 @@ use super::arith;
 use super::blinding::BlindingCache;
 use super::private::PrimeCrt;
 use super::uint::BoxedUint;
-use super::{Error, Result};
+use super::{Error, ExponentFault, InputFault, KeyFault, Result};
 use crate::exp::{binary, sliding};
 use crate::mont::backend::{Backend, PublicPow};
 use crate::mont::{Kernel, Modulus};
@@ -94,23 +94,47 @@ impl fmt::Debug for Hex<'_> {
 
 impl RsaPublicKey {
     /// The public key `(n, e)` after checking RFC 8017 §3.1: `n` odd of 512..=16384 bits
-    /// ([`Error::KeySize`] for the size, [`Error::InvalidKey`] for an even `n`) and `e` odd with
-    /// `1 < e < n` ([`Error::PublicExponent`]). Small exponents such as 3 are accepted.
+    /// ([`Error::KeySize`] for the size, [`KeyFault::EvenModulus`] for an even `n`) and `e`
+    /// odd with `3 ≤ e < n` ([`Error::PublicExponent`] saying which). Small exponents such as 3
+    /// are accepted. An invalid `REDC_BACKEND` is an error here too ([`Error::Arith`]).
+    ///
+    /// ```
+    /// use redc::rsa::{BoxedUint, Error, ExponentFault, RsaPublicKey};
+    ///
+    /// // n = 2^511 + 1 is odd and has 512 bits: enough for the public checks.
+    /// let mut n = [0u8; 64];
+    /// n[0] = 0x80;
+    /// n[63] = 1;
+    /// let n = BoxedUint::from_be_bytes(&n);
+    /// let key = RsaPublicKey::new(n.clone(), BoxedUint::from_u64(65537))?;
+    /// assert_eq!((key.bits(), key.size()), (512, 64));
+    ///
+    /// let even_e = RsaPublicKey::new(n, BoxedUint::from_u64(65536)).unwrap_err();
+    /// assert_eq!(even_e, Error::PublicExponent(ExponentFault::Even));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(n: BoxedUint, e: BoxedUint) -> Result<Self> {
         let bits = n.bits();
         if !(MIN_IMPORT_BITS..=MAX_BITS).contains(&bits) {
-            return Err(Error::KeySize);
+            return Err(Error::KeySize {
+                bits,
+                min: MIN_IMPORT_BITS,
+                max: MAX_BITS,
+            });
         }
         if !n.is_odd() {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::EvenModulus));
         }
         let n = BoxedUint::from_limbs(&n.trimmed_limbs());
         let e = BoxedUint::from_limbs(&e.trimmed_limbs());
-        if !e.is_odd()
-            || e.bits() < 2
-            || arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less
-        {
-            return Err(Error::PublicExponent);
+        if e.bits() < 2 {
+            return Err(Error::PublicExponent(ExponentFault::TooSmall));
+        }
+        if !e.is_odd() {
+            return Err(Error::PublicExponent(ExponentFault::Even));
+        }
+        if arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less {
+            return Err(Error::PublicExponent(ExponentFault::NotBelowModulus));
         }
         let modulus = Modulus::new(n.as_limbs())?;
         let e_bytes = e.to_be_bytes().to_vec();
@@ -180,14 +204,17 @@ impl RsaPublicKey {
 
     /// Reads `input` (big-endian, at most `size()` bytes) into `n`'s limb count, or
     /// [`Error::InputOutOfRange`] if it is too long or not below `n`. Leaks only whether the
-    /// input was accepted.
+    /// input was accepted, and why.
     pub(crate) fn read_input(&self, input: &[u8]) -> Result<Zeroizing<Vec<u64>>> {
         if input.len() > self.size {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::TooLong {
+                len: input.len(),
+                max: self.size,
+            }));
         }
         let mut x = Zeroizing::new(vec![0u64; self.modulus.limbs()]);
         if !nat::from_be_bytes(&mut x, input) || !bool::from(nat::ct_lt(&x, self.modulus.n())) {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::NotBelowModulus));
         }
         Ok(x)
     }
@@ -320,10 +347,35 @@ pub(crate) struct GivenCrt {
 impl RsaPrivateKey {
     /// Builds a key from `n`, `e`, `d` and the primes `[p, q, r₃, …]`, computing the CRT values
     /// and validating everything (see [`RsaPrivateKey::validate`]): [`Error::KeySize`],
-    /// [`Error::PublicExponent`], [`Error::PrimeCount`] or [`Error::InvalidKey`] on failure.
+    /// [`Error::PublicExponent`], [`Error::PrimeCount`] or [`Error::InvalidKey`] naming the
+    /// component and the relation that fails ([`KeyFault`]).
     ///
     /// Costs about one private operation per prime (the coefficients are computed by Fermat
     /// inversion in constant time) plus one private operation as a self-test.
+    ///
+    /// ```
+    /// use redc::rsa::{BoxedUint, Error, KeyFault, OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+    /// let rebuilt = RsaPrivateKey::from_components(
+    ///     key.n().clone(),
+    ///     key.e().clone(),
+    ///     key.d().clone(),
+    ///     key.primes().to_vec(),
+    /// )?;
+    /// assert_eq!(rebuilt.to_public_key(), key.to_public_key());
+    ///
+    /// // With e = 3, d is not e's inverse: the error says so.
+    /// let err = RsaPrivateKey::from_components(
+    ///     key.n().clone(),
+    ///     BoxedUint::from_u64(3),
+    ///     key.d().clone(),
+    ///     key.primes().to_vec(),
+    /// )
+    /// .unwrap_err();
+    /// assert_eq!(err, Error::InvalidKey(KeyFault::ExponentMismatch { index: 0 }));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_components(
         n: BoxedUint,
         e: BoxedUint,
@@ -343,7 +395,11 @@ impl RsaPrivateKey {
         let public = RsaPublicKey::new(n, e)?;
         let bits = public.bits();
         if primes.len() < 2 || primes.len() > max_primes(bits) {
-            return Err(Error::PrimeCount);
+            return Err(Error::PrimeCount {
+                primes: primes.len(),
+                bits,
+                max: max_primes(bits),
+            });
         }
         let kernel = public.kernel;
         let nl = public.modulus.limbs();
@@ -361,7 +417,7 @@ impl RsaPrivateKey {
             || !bool::from(nat::ct_lt(&d_limbs, public.modulus.n()))
             || bool::from(nat::ct_is_zero(&d_limbs))
         {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::PrivateExponentRange));
         }
         let mut d_bytes = Zeroizing::new(vec![0u8; public.size]);
         let _ = nat::to_be_bytes(&d_limbs, &mut d_bytes);
@@ -369,10 +425,17 @@ impl RsaPrivateKey {
         // Each prime: odd, > 64 bits (so the chunked reduction has whole limbs to work with),
         // below n. Their product must be n (checked in `check`).
         let mut prime_limbs: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(primes.len());
-        for p in &primes {
+        for (index, p) in primes.iter().enumerate() {
             let l = Zeroizing::new(p.trimmed_limbs());
-            if l.len() < 2 || l[0] & 1 == 0 || l.len() > nl {
-                return Err(Error::InvalidKey);
+            if l.len() < 2 {
+                let bits = p.bits();
+                return Err(Error::InvalidKey(KeyFault::PrimeTooSmall { index, bits }));
+            }
+            if l[0] & 1 == 0 {
+                return Err(Error::InvalidKey(KeyFault::EvenPrime { index }));
+            }
+            if l.len() > nl {
+                return Err(Error::InvalidKey(KeyFault::PrimeTooLarge { index }));
             }
             prime_limbs.push(l);
         }
@@ -404,10 +467,12 @@ impl RsaPrivateKey {
             crt,
             blinding: BlindingCache::default(),
         };
+        // The key's own consistency first (a wrong d is reported as such, not as the stored
+        // dP that no longer matches it), then the stored CRT values against the computed ones.
+        key.check()?;
         if let Some(given) = given {
             key.check_given(&given)?;
         }
-        key.check()?;
         // Self-test: one private operation through the fault check (catches composite "primes"
         // that slipped through the congruence checks).
         let mut probe = vec![0u8; key.size()];
@@ -415,32 +480,43 @@ impl RsaPrivateKey {
         probe[0] = 0;
         probe[1] = 0x5a;
         key.raw_private(None, &probe)
-            .map_err(|_| Error::InvalidKey)?;
+            .map_err(|_| Error::InvalidKey(KeyFault::SelfTest))?;
         Ok(key)
     }
 
+    /// The CRT values of a PKCS#1 document against the computed ones: every comparison is
+    /// made (constant time in the values), then the first mismatch, if any, is reported.
     fn check_given(&self, given: &GivenCrt) -> Result<()> {
         if given.exponents.len() != self.crt.len() || given.coefficients.len() + 1 != self.crt.len()
         {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::CrtCount));
         }
-        let mut ok = true;
-        for (pc, de) in self.crt.iter().zip(&given.exponents) {
-            ok &= pc.d_i == *de;
+        let exponents: Vec<bool> = self
+            .crt
+            .iter()
+            .zip(&given.exponents)
+            .map(|(pc, de)| pc.d_i == *de)
+            .collect();
+        // The coefficients belong to primes 0, 2, 3, … (q has none).
+        let coefficients: Vec<(usize, bool)> = (0..self.crt.len())
+            .filter(|&i| i != 1)
+            .zip(&given.coefficients)
+            .map(|(i, c)| (i, self.crt[i].coeff == *c))
+            .collect();
+        if let Some(index) = exponents.iter().position(|&ok| !ok) {
+            return Err(Error::InvalidKey(KeyFault::CrtExponent { index }));
         }
-        let coeffs = self.crt.iter().enumerate().filter(|(i, _)| *i != 1);
-        for ((_, pc), c) in coeffs.zip(&given.coefficients) {
-            ok &= pc.coeff == *c;
+        if let Some(&(index, _)) = coefficients.iter().find(|(_, ok)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::CrtCoefficient { index }));
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::InvalidKey)
-        }
+        Ok(())
     }
 
-    /// The consistency checks of RFC 8017 §3.2 (and Go's `checkPrivateKey`), in constant time
-    /// over the components; only the verdict is public.
+    /// The consistency checks of RFC 8017 §3.2 (and Go's `checkPrivateKey`), each computed in
+    /// constant time over the components. All are computed before any is looked at, so a valid
+    /// key always takes the same path; for an invalid one the first failure is reported, in the
+    /// order below (which may tell what kind of garbage it was, never anything about a valid
+    /// key).
     fn check(&self) -> Result<()> {
         let n = self.public.n.as_limbs();
         let e = self.public.e.as_limbs();
@@ -449,28 +525,42 @@ impl RsaPrivateKey {
         for p in &self.primes[1..] {
             prod = arith::mul(&prod, p.as_limbs());
         }
-        let mut ok = arith::eq(&prod, n);
+        let product_ok = arith::eq(&prod, n);
         // Distinct primes (with n = ∏ rᵢ and rᵢ > 1 this makes them pairwise different).
+        let mut repeated = None;
         for i in 0..self.primes.len() {
             for j in i + 1..self.primes.len() {
-                ok &= !arith::eq(self.primes[i].as_limbs(), self.primes[j].as_limbs());
+                if arith::eq(self.primes[i].as_limbs(), self.primes[j].as_limbs())
+                    && repeated.is_none()
+                {
+                    repeated = Some((i, j));
+                }
             }
         }
+        let mut per_prime = Vec::with_capacity(self.crt.len());
         for (i, pc) in self.crt.iter().enumerate() {
             let r = self.primes[i].as_limbs();
             let rm1 = Zeroizing::new(arith::sub_u64(r, 1));
             // e·dᵢ ≡ 1 (mod rᵢ − 1), and dᵢ = d mod (rᵢ − 1).
             let ed = Zeroizing::new(arith::mul(e, pc.d_i.as_limbs()));
-            ok &= arith::is_one(&arith::rem(&ed, &rm1));
             let di = Zeroizing::new(arith::rem(self.d.as_limbs(), &rm1));
-            ok &= arith::eq(&di, pc.d_i.as_limbs());
-            ok &= pc.coefficient_ok(&self.public.kernel);
+            let inverse_ok =
+                arith::is_one(&arith::rem(&ed, &rm1)) & arith::eq(&di, pc.d_i.as_limbs());
+            per_prime.push((inverse_ok, pc.coefficient_ok(&self.public.kernel)));
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::InvalidKey)
+        if !product_ok {
+            return Err(Error::InvalidKey(KeyFault::ModulusNotProduct));
         }
+        if let Some((index, other)) = repeated {
+            return Err(Error::InvalidKey(KeyFault::RepeatedPrime { index, other }));
+        }
+        if let Some(index) = per_prime.iter().position(|&(ok, _)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::ExponentMismatch { index }));
+        }
+        if let Some(index) = per_prime.iter().position(|&(_, ok)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::NotPrime { index }));
+        }
+        Ok(())
     }
 
     /// Re-runs the consistency checks done at construction: `n = ∏ rᵢ`, primes distinct,

@@ -23,7 +23,7 @@ use super::arith;
 use super::key::{max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
 use super::prime::{self, SmallPrimes};
 use super::uint::BoxedUint;
-use super::{Error, Result};
+use super::{Error, ExponentFault, Result};
 use crate::nat;
 
 /// The default public exponent, `2^16 + 1`.
@@ -66,13 +66,30 @@ impl RsaPrivateKey {
         exp: &BoxedUint,
     ) -> Result<Self> {
         if !(MIN_GEN_BITS..=MAX_BITS).contains(&bits) {
-            return Err(Error::KeySize);
+            return Err(Error::KeySize {
+                bits,
+                min: MIN_GEN_BITS,
+                max: MAX_BITS,
+            });
         }
         if nprimes < 2 || nprimes > max_primes(bits) {
-            return Err(Error::PrimeCount);
+            return Err(Error::PrimeCount {
+                primes: nprimes,
+                bits,
+                max: max_primes(bits),
+            });
         }
-        if !exp.is_odd() || exp.bits() < 2 || exp.bits() > MAX_GEN_EXPONENT_BITS {
-            return Err(Error::PublicExponent);
+        if exp.bits() < 2 {
+            return Err(Error::PublicExponent(ExponentFault::TooSmall));
+        }
+        if !exp.is_odd() {
+            return Err(Error::PublicExponent(ExponentFault::Even));
+        }
+        if exp.bits() > MAX_GEN_EXPONENT_BITS {
+            return Err(Error::PublicExponent(ExponentFault::TooLarge {
+                bits: exp.bits(),
+                max: MAX_GEN_EXPONENT_BITS,
+            }));
         }
         // An invalid REDC_BACKEND fails here, before any prime is drawn.
         super::key::default_kernel()?;

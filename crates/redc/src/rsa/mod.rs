@@ -31,7 +31,9 @@ pub mod pss;
 mod sigbytes;
 pub mod traits;
 
-pub use error::{Error, Result};
+pub use error::{
+    EncodingFault, Error, ExponentFault, InputFault, KeyFault, KeyFormat, ParameterFault, Result,
+};
 pub use key::{
     default_kernel, max_primes, PrivateMode, RsaPrivateKey, RsaPublicKey, MAX_BITS, MIN_GEN_BITS,
     MIN_IMPORT_BITS,

@@ -20,7 +20,7 @@ use super::ctbytes::{byte_eq, shift_left};
 use super::hash::{HashAlg, HashFn};
 use super::mgf::mgf1_xor_with;
 use super::traits::{decryption_error, PaddingScheme};
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
 /// The OAEP encryption padding: a hash for the label, a hash for MGF1 (the same one unless
 /// chosen otherwise) and an optional label (the empty string when absent, RFC 8017 §7.1.1
@@ -144,10 +144,18 @@ impl Oaep {
         // Step 1b: mLen ≤ k − 2hLen − 2.
         match self.max_message_len(k) {
             Some(max) if msg.len() <= max => {}
-            _ => return Err(Error::MessageTooLong),
+            max => {
+                return Err(Error::MessageTooLong {
+                    len: msg.len(),
+                    max: max.unwrap_or(0),
+                })
+            }
         }
         if seed.len() != h_len {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::SeedLength {
+                len: seed.len(),
+                expected: h_len,
+            }));
         }
         let mut em = alloc::vec![0u8; k];
         {
@@ -287,7 +295,7 @@ mod tests {
             }
             assert_eq!(
                 oaep.encode_with_seed(&[0; 21], &seed, k),
-                Err(Error::MessageTooLong)
+                Err(Error::MessageTooLong { len: 21, max: 20 })
             );
         }
     }

@@ -27,7 +27,7 @@ use rand_core::CryptoRngCore;
 use super::hash::{digest_info_prefix, HashAlg};
 use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
 define_signature!("PKCS#1 v1.5");
 
@@ -82,16 +82,15 @@ impl Pkcs1v15Sign {
     /// Errors: [`Error::InputOutOfRange`] when `hashed` is not the hash's length,
     /// [`Error::MessageTooLong`] when `em_len < tLen + 11`.
     pub fn encode(&self, hashed: &[u8], em_len: usize) -> Result<Vec<u8>> {
-        if let Some(h) = self.hash_len {
-            if hashed.len() != h {
-                return Err(Error::InputOutOfRange);
-            }
-        }
+        self.check_hash_len(hashed)?;
         // Step 2: T = DigestInfo = prefix ‖ H.
         let t_len = self.prefix.len() + hashed.len();
         // Step 3: emLen ≥ tLen + 11, i.e. at least 8 bytes of PS.
         if em_len < t_len + 11 {
-            return Err(Error::MessageTooLong);
+            return Err(Error::MessageTooLong {
+                len: t_len,
+                max: em_len.saturating_sub(11),
+            });
         }
         // Steps 4–5: EM = 0x00 ‖ 0x01 ‖ PS (0xFF…) ‖ 0x00 ‖ T.
         let mut em = alloc::vec![0xffu8; em_len];
@@ -110,7 +109,7 @@ impl Pkcs1v15Sign {
     pub fn verify_em(&self, em: &[u8], hashed: &[u8]) -> Result<()> {
         let expected = match self.encode(hashed, em.len()) {
             Ok(e) => e,
-            Err(Error::MessageTooLong) => return Err(Error::Verification),
+            Err(Error::MessageTooLong { .. }) => return Err(Error::Verification),
             Err(e) => return Err(e),
         };
         // Step 4: compare EM and EM'. The data is public; the comparison is constant time
@@ -154,12 +153,20 @@ impl Pkcs1v15Sign {
         key.sign_encoded_batch(rng, &ems)
     }
 
-    pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
-        if let Some(h) = self.hash_len {
-            if hashed.len() != h {
-                return Err(Error::InputOutOfRange);
-            }
+    /// [`InputFault::DigestLength`] unless `hashed` is as long as the hash's output (any
+    /// length when unprefixed).
+    fn check_hash_len(&self, hashed: &[u8]) -> Result<()> {
+        match self.hash_len {
+            Some(h) if hashed.len() != h => Err(Error::InputOutOfRange(InputFault::DigestLength {
+                len: hashed.len(),
+                expected: h,
+            })),
+            _ => Ok(()),
         }
+    }
+
+    pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
+        self.check_hash_len(hashed)?;
         let em = rsavp1(key, sig)?;
         self.verify_em(&em, hashed)
     }
@@ -217,8 +224,17 @@ mod tests {
         assert!(p.verify_em(&em, &h).is_ok());
         // Shortest allowed: 8 bytes of PS.
         assert!(p.encode(&h, 32 + 19 + 11).is_ok());
-        assert_eq!(p.encode(&h, 32 + 19 + 10), Err(Error::MessageTooLong));
-        assert_eq!(p.encode(&h[..31], 64), Err(Error::InputOutOfRange));
+        assert_eq!(
+            p.encode(&h, 32 + 19 + 10),
+            Err(Error::MessageTooLong { len: 51, max: 50 })
+        );
+        assert_eq!(
+            p.encode(&h[..31], 64),
+            Err(Error::InputOutOfRange(InputFault::DigestLength {
+                len: 31,
+                expected: 32
+            }))
+        );
         assert_eq!(p.verify_em(&em[..40], &h), Err(Error::Verification));
     }
 

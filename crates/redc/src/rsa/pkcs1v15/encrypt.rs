@@ -27,7 +27,10 @@ impl Pkcs1v15Encrypt {
     pub fn pad(&self, rng: &mut dyn CryptoRngCore, msg: &[u8], k: usize) -> Result<Vec<u8>> {
         // Step 1: mLen ≤ k − 11.
         if k < 11 || msg.len() > k - 11 {
-            return Err(Error::MessageTooLong);
+            return Err(Error::MessageTooLong {
+                len: msg.len(),
+                max: k.saturating_sub(11),
+            });
         }
         // Step 2a: PS = k − mLen − 3 pseudo-randomly generated non-zero octets.
         let ps_len = k - msg.len() - 3;
@@ -151,7 +154,10 @@ mod tests {
             }
             assert_eq!(
                 Pkcs1v15Encrypt.pad(&mut rng, &alloc::vec![0; k - 10], k),
-                Err(Error::MessageTooLong)
+                Err(Error::MessageTooLong {
+                    len: k - 10,
+                    max: k - 11
+                })
             );
         }
     }
