@@ -15,8 +15,6 @@
 //! its result replaces `rdx`. On other architectures every function here is a no-op returning
 //! the default.
 
-#![allow(missing_docs)]
-
 const MC_BASE: u64 = ((b'M' as u64) << 24) | ((b'C' as u64) << 16);
 const CT_BASE: u64 = ((b'C' as u64) << 24) | ((b'T' as u64) << 16);
 

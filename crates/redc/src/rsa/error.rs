@@ -73,6 +73,14 @@ pub enum Error {
 }
 
 /// What is wrong with a public exponent ([`Error::PublicExponent`]).
+///
+/// ```
+/// use redc::rsa::{BoxedUint, Error, ExponentFault, OsRng, RsaPrivateKey};
+///
+/// let err = RsaPrivateKey::new_with_exp(&mut OsRng, 2048, &BoxedUint::from_u64(4)).unwrap_err();
+/// assert_eq!(err, Error::PublicExponent(ExponentFault::Even));
+/// assert_eq!(err.to_string(), "invalid public exponent: e is even");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ExponentFault {
@@ -95,6 +103,19 @@ pub enum ExponentFault {
 ///
 /// Primes are numbered from 0 in the order given: 0 is `p` (PKCS#1 `prime1`), 1 is `q`
 /// (`prime2`), 2 and up are `r₃, r₄, …` (the `otherPrimeInfos`, first one 2).
+///
+/// ```
+/// use redc::rsa::{BoxedUint, Error, KeyFault, OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let mut primes = key.primes().to_vec();
+/// primes[1] = primes[0].clone();
+/// let err = RsaPrivateKey::from_components(key.n().clone(), key.e().clone(), key.d().clone(), primes)
+///     .unwrap_err();
+/// assert_eq!(err, Error::InvalidKey(KeyFault::ModulusNotProduct));
+/// assert_eq!(err.to_string(), "invalid key: n is not the product of the primes");
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyFault {
@@ -158,6 +179,16 @@ pub enum KeyFault {
 }
 
 /// What is wrong with an input ([`Error::InputOutOfRange`]).
+///
+/// ```
+/// use redc::rsa::{Error, InputFault, OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let err = key.public_key().raw_public(&[1; 129]).unwrap_err();
+/// assert_eq!(err, Error::InputOutOfRange(InputFault::TooLong { len: 129, max: 128 }));
+/// assert_eq!(err.to_string(), "input of 129 bytes is longer than the 128-byte modulus");
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InputFault {
@@ -187,6 +218,13 @@ pub enum InputFault {
 }
 
 /// Which hash or padding parameter is not supported ([`Error::UnsupportedParameter`]).
+///
+/// ```
+/// use redc::rsa::{Error, HashAlg, ParameterFault};
+///
+/// let err = "md5".parse::<HashAlg>().unwrap_err();
+/// assert_eq!(err, Error::UnsupportedParameter(ParameterFault::UnknownHash));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParameterFault {
@@ -207,6 +245,19 @@ pub enum ParameterFault {
 }
 
 /// The key encodings redc reads and writes.
+///
+/// ```
+/// use redc::rsa::{EncodePrivateKey, EncodeRsaPrivateKey, KeyFormat, OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let pkcs8 = key.to_pkcs8_der()?;
+/// let pkcs1 = key.to_pkcs1_der()?;
+/// assert_eq!(KeyFormat::detect_der(pkcs8.as_bytes())?, KeyFormat::Pkcs8Private);
+/// assert_eq!(KeyFormat::detect_der(pkcs1.as_bytes())?, KeyFormat::Pkcs1Private);
+/// assert_eq!(KeyFormat::Pkcs8Private.pem_label(), "PRIVATE KEY");
+/// assert_eq!(KeyFormat::Pkcs8Private.to_string(), "PKCS#8 PrivateKeyInfo");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum KeyFormat {
@@ -222,6 +273,23 @@ pub enum KeyFormat {
 }
 
 /// What is wrong with a key encoding ([`Error::Encoding`]).
+///
+/// ```
+/// use redc::rsa::{EncodingFault, Error, KeyFormat, RsaPrivateKey, RsaPublicKey};
+///
+/// assert_eq!(
+///     RsaPublicKey::from_der(b"not a key"),
+///     Err(Error::Encoding(EncodingFault::Unrecognized))
+/// );
+/// // A PEM label says the format even when the rest is broken.
+/// let pem = "-----BEGIN RSA PRIVATE KEY-----\nMAA=\n-----END RSA PRIVATE KEY-----\n";
+/// let err = RsaPrivateKey::from_pem(pem).unwrap_err();
+/// assert!(matches!(
+///     err,
+///     Error::Encoding(EncodingFault::Der { format: KeyFormat::Pkcs1Private, .. })
+/// ));
+/// assert!(err.to_string().starts_with("malformed PKCS#1 RSAPrivateKey: "));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodingFault {

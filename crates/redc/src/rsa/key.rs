@@ -50,6 +50,23 @@ pub fn default_kernel() -> crate::Result<Kernel<u64>> {
 ///
 /// Invariants (checked by [`RsaPublicKey::new`]): `n` odd of 512..=16384 bits, `e` odd with
 /// `1 < e < n`. Holds `n`'s [`Modulus`] so that [`RsaPublicKey::raw_public`] sets nothing up.
+///
+/// ```
+/// use redc::rsa::pkcs8::LineEnding;
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{EncodePublicKey, Oaep, OsRng, Pkcs1v15Sign, RsaPrivateKey, RsaPublicKey};
+///
+/// # let private = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// # let spki_pem = private.to_public_key().to_public_key_pem(LineEnding::LF)?;
+/// # let signature = private.sign(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(b"hello"))?;
+/// // Load (SubjectPublicKeyInfo or PKCS#1, PEM or DER), verify, encrypt.
+/// let key = RsaPublicKey::from_pem(&spki_pem)?;
+/// key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(b"hello"), &signature)?;
+/// let ciphertext = key.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"for the key's owner")?;
+/// assert_eq!(ciphertext.len(), key.size());
+/// # assert_eq!(private.decrypt(Oaep::new::<Sha256>(), &ciphertext)?, b"for the key's owner");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct RsaPublicKey {
     n: BoxedUint,
@@ -291,6 +308,17 @@ impl RsaPublicKey {
 }
 
 /// How [`RsaPrivateKey::raw_private_with`] computes `c^d mod n`.
+///
+/// ```
+/// use redc::rsa::{OsRng, PrivateMode, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let c = [0x42u8; 100]; // any value below n
+/// let crt = key.raw_private_with(None, &c, PrivateMode::Crt)?;
+/// let plain = key.raw_private_with(None, &c, PrivateMode::NonCrt)?;
+/// assert_eq!(crt, plain); // the same c^d mod n, CRT being the faster way there
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PrivateMode {
     /// One fixed-window exponentiation per prime, then Garner's recombination (RFC 8017
@@ -311,6 +339,28 @@ pub enum PrivateMode {
 /// zeroized on drop; `Debug` prints no secret. Private operations given a random number
 /// generator are base-blinded with a pair the key keeps (behind a mutex, so a key can be shared
 /// between threads; a clone makes its own).
+///
+/// ```
+/// use redc::rsa::pkcs8::LineEnding;
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{EncodePrivateKey, Oaep, OsRng, Pss, RsaPrivateKey, RsaPublicKey};
+///
+/// // Generate (2 primes; `new_multi_prime` for 3 to 5), save, load back.
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let pem = key.to_pkcs8_pem(LineEnding::LF)?; // zeroized when dropped
+/// let key = RsaPrivateKey::from_pem(&pem)?;
+///
+/// // Sign a digest (PSS; blinded with the generator that draws the salt) and check it.
+/// let digest = Sha256::digest(b"hello");
+/// let signature = key.sign_with_rng(&mut OsRng, Pss::new::<Sha256>(), &digest)?;
+/// let public = RsaPublicKey::from(&key);
+/// public.verify(Pss::new::<Sha256>(), &digest, &signature)?;
+///
+/// // Decrypt what the public key encrypted (blinded too).
+/// let c = public.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"secret")?;
+/// assert_eq!(key.decrypt_blinded(&mut OsRng, Oaep::new::<Sha256>(), &c)?, b"secret");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct RsaPrivateKey {
     public: RsaPublicKey,

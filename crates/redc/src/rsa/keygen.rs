@@ -33,7 +33,17 @@ pub const DEFAULT_EXPONENT: u64 = 65537;
 pub const MAX_GEN_EXPONENT_BITS: usize = 256;
 
 impl RsaPrivateKey {
-    /// A new 2-prime key of exactly `bits` bits (1024..=16384) with `e = 65537`.
+    /// A new 2-prime key of exactly `bits` bits (1024..=16384, else [`Error::KeySize`]) with
+    /// `e = 65537`. Generation validates the key and runs a pairwise consistency test.
+    ///
+    /// ```
+    /// use redc::rsa::{OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+    /// assert_eq!((key.size(), key.primes().len()), (256, 2));
+    /// assert!(RsaPrivateKey::new(&mut OsRng, 512).is_err()); // below the 1024-bit minimum
+    /// # Ok::<(), redc::rsa::Error>(())
+    /// ```
     pub fn new<R: CryptoRngCore + ?Sized>(rng: &mut R, bits: usize) -> Result<Self> {
         Self::new_multi_prime_with_exp(rng, bits, 2, &BoxedUint::from_u64(DEFAULT_EXPONENT))
     }
@@ -48,6 +58,17 @@ impl RsaPrivateKey {
     }
 
     /// A new key with `nprimes` primes (2..=5 within [`max_primes`]) and `e = 65537`.
+    /// More primes make the private operation faster (smaller exponentiations) for the same
+    /// modulus size; OpenSSL reads and writes such keys (PKCS#1 `otherPrimeInfos`).
+    ///
+    /// ```
+    /// use redc::rsa::{max_primes, OsRng, RsaPrivateKey};
+    ///
+    /// assert_eq!(max_primes(2048), 3);
+    /// let key = RsaPrivateKey::new_multi_prime(&mut OsRng, 2048, 3)?;
+    /// assert_eq!((key.primes().len(), key.n().bits()), (3, 2048));
+    /// # Ok::<(), redc::rsa::Error>(())
+    /// ```
     pub fn new_multi_prime<R: CryptoRngCore + ?Sized>(
         rng: &mut R,
         bits: usize,

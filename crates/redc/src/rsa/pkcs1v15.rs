@@ -9,6 +9,10 @@
 //! without the NULL is rejected: RFC 8017 §9.2 note 1 lists the NULL form, the encoding
 //! operation only produces it, and accepting a second encoding would make signatures
 //! malleable and reintroduce a parse; only old non-conforming signers ever omitted it.
+//!
+//! Each type has an example: signatures with [`SigningKey`] / [`VerifyingKey`] (typed, the
+//! message hashed inside) or [`Pkcs1v15Sign`] (on digests, or a hash chosen at run time);
+//! encryption with [`EncryptingKey`] / [`DecryptingKey`] or [`Pkcs1v15Encrypt`].
 
 mod encrypt;
 mod encrypt_keys;
@@ -29,10 +33,30 @@ use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
 use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
-define_signature!("PKCS#1 v1.5");
+define_signature!("PKCS#1 v1.5", pkcs1v15);
 
 /// The PKCS#1 v1.5 signature padding (EMSA-PKCS1-v1_5) for one hash: the `DigestInfo`
-/// prefix and the hash length.
+/// prefix and the hash length. The key methods take the digest, hashed by the caller; the
+/// typed [`SigningKey`] and [`VerifyingKey`] hash the message themselves.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pkcs1v15Sign, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let digest = Sha256::digest(b"hello");
+/// // Deterministic; `sign_with_rng` gives the same bytes and blinds the private operation.
+/// let sig = key.sign(Pkcs1v15Sign::new::<Sha256>(), &digest)?;
+/// assert_eq!(sig, key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::new::<Sha256>(), &digest)?);
+/// key.public_key().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &sig)?;
+///
+/// // Many digests at once (with the ifma backend their exponentiations share IFMA lanes).
+/// let digests = [Sha256::digest(b"a"), Sha256::digest(b"b")];
+/// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+/// let sigs = Pkcs1v15Sign::new::<Sha256>().sign_batch(Some(&mut OsRng), &key, &refs)?;
+/// key.public_key().verify(Pkcs1v15Sign::new::<Sha256>(), &digests[1], &sigs[1])?;
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pkcs1v15Sign {
     hash_len: Option<usize>,

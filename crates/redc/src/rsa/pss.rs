@@ -6,6 +6,9 @@
 //! of the encoding are zero. Signing uses a salt as long as the hash (the usual choice, and
 //! what RFC 8017 §9.1 note 4 recommends); verification accepts any salt length the encoding
 //! can hold, unless a fixed one was asked for.
+//!
+//! Each type has an example: [`SigningKey`], [`BlindedSigningKey`] and [`VerifyingKey`] (typed,
+//! the message hashed inside), or [`Pss`] (on digests, or a hash chosen at run time).
 
 mod keys;
 
@@ -23,9 +26,30 @@ use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
 use super::{Error, InputFault, ParameterFault, Result, RsaPrivateKey, RsaPublicKey};
 
-define_signature!("PSS");
+define_signature!("PSS", pss);
 
-/// The PSS signature padding (EMSA-PSS with MGF1) for one hash.
+/// The PSS signature padding (EMSA-PSS with MGF1) for one hash. Signing needs a random
+/// number generator (the salt), which also blinds the private operation.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pss, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let digest = Sha256::digest(b"hello");
+/// let sig = key.sign_with_rng(&mut OsRng, Pss::new::<Sha256>(), &digest)?;
+/// key.public_key().verify(Pss::new::<Sha256>(), &digest, &sig)?;
+/// // A verifier that insists on the salt length the signer used:
+/// key.public_key().verify(Pss::new_with_salt::<Sha256>(32), &digest, &sig)?;
+/// // Without a generator there is no salt: an error, not a weaker signature.
+/// assert!(key.sign(Pss::new::<Sha256>(), &digest).is_err());
+///
+/// let digests = [Sha256::digest(b"a"), Sha256::digest(b"b")];
+/// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+/// let sigs = Pss::new::<Sha256>().sign_batch(Some(&mut OsRng), &key, &refs)?;
+/// key.public_key().verify(Pss::new::<Sha256>(), &digests[0], &sigs[0])?;
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pss {
     hash: HashFn,

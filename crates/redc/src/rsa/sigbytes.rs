@@ -19,10 +19,26 @@ pub(crate) fn sig_error(e: super::Error) -> signature::Error {
 /// Defines `Signature`: an RSA signature as its `k`-byte big-endian octet string (RFC 8017
 /// §8.1.1 / §8.2.1 output `S`).
 macro_rules! define_signature {
-    ($scheme:literal) => {
+    ($scheme:literal, $module:ident) => {
         #[doc = concat!("An RSA ", $scheme, " signature: the octet string `S` of RFC 8017, as")]
         /// many bytes as the modulus (`k`). Any byte string converts into it; its length and
         /// value are checked when it is verified.
+        ///
+        /// ```
+        #[doc = concat!("use redc::rsa::", stringify!($module), "::{Signature, SigningKey};")]
+        /// use redc::rsa::signature::{Keypair, RandomizedSigner, SignatureEncoding, Verifier};
+        /// use redc::rsa::{sha2::Sha256, OsRng};
+        ///
+        /// let key = SigningKey::<Sha256>::random(&mut OsRng, 2048)?;
+        /// let sig: Signature = key.sign_with_rng(&mut OsRng, b"hello");
+        /// let bytes = sig.to_vec(); // 256 bytes, what goes on the wire
+        /// assert_eq!(bytes.len(), 256);
+        /// // Received bytes become a signature again; verification checks them.
+        /// let received = Signature::try_from(&bytes[..])?;
+        /// key.verifying_key().verify(b"hello", &received)?;
+        /// assert!(key.verifying_key().verify(b"hello", &Signature::try_from(&bytes[1..])?).is_err());
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
         #[derive(Clone, PartialEq, Eq, Hash)]
         pub struct Signature {
             bytes: alloc::boxed::Box<[u8]>,

@@ -1,4 +1,9 @@
-//! The padding traits and the key methods that use them, shaped like RustCrypto's `rsa` 0.9:
+//! The padding traits and the key methods that use them, shaped like RustCrypto's `rsa` 0.9,
+//! the traits of the key components ([`PublicKeyParts`], [`PrivateKeyParts`]) and of the
+//! typed encryption keys ([`RandomizedEncryptor`], [`Decryptor`], [`RandomizedDecryptor`],
+//! [`EncryptingKeypair`]).
+//!
+//! The paddings:
 //! a padding value ([`Pkcs1v15Sign`](super::Pkcs1v15Sign), [`Pss`](super::Pss),
 //! [`Oaep`](super::Oaep), [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt)) is passed by value to
 //! [`RsaPrivateKey::sign`], [`RsaPublicKey::verify`], [`RsaPublicKey::encrypt`] or
@@ -112,7 +117,25 @@ pub trait EncryptingKeypair {
     fn encrypting_key(&self) -> Self::EncryptingKey;
 }
 
-/// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8).
+/// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8). Implemented by
+/// [`Pkcs1v15Sign`](super::Pkcs1v15Sign) and [`Pss`](super::Pss); code generic over it
+/// signs with either.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme};
+///
+/// fn sign_and_check<S: SignatureScheme + Clone>(key: &RsaPrivateKey, scheme: S) -> bool {
+///     let digest = Sha256::digest(b"generic");
+///     let sig = key.sign_with_rng(&mut OsRng, scheme.clone(), &digest).unwrap();
+///     key.public_key().verify(scheme, &digest, &sig).is_ok()
+/// }
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// assert!(sign_and_check(&key, Pkcs1v15Sign::new::<Sha256>()));
+/// assert!(sign_and_check(&key, Pss::new::<Sha256>()));
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 pub trait SignatureScheme {
     /// Signs the already-hashed message `hashed` with `key` (RFC 8017 §8.1.1 / §8.2.1).
     /// `rng`, when given, provides the PSS salt and blinds the private operation; PSS fails
@@ -129,7 +152,23 @@ pub trait SignatureScheme {
     fn verify(self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()>;
 }
 
-/// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7).
+/// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7). Implemented by
+/// [`Oaep`](super::Oaep) and [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt).
+///
+/// ```
+/// use redc::rsa::sha2::Sha256;
+/// use redc::rsa::{Oaep, OsRng, PaddingScheme, Pkcs1v15Encrypt, RsaPrivateKey};
+///
+/// fn round_trip<P: PaddingScheme + Clone>(key: &RsaPrivateKey, padding: P) -> Vec<u8> {
+///     let c = key.public_key().encrypt(&mut OsRng, padding.clone(), b"generic").unwrap();
+///     key.decrypt(padding, &c).unwrap()
+/// }
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// assert_eq!(round_trip(&key, Oaep::new::<Sha256>()), b"generic");
+/// assert_eq!(round_trip(&key, Pkcs1v15Encrypt), b"generic");
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 pub trait PaddingScheme {
     /// Encrypts `msg` for `key` (RFC 8017 §7.1.1 / §7.2.1); the padding randomness comes from
     /// `rng`.

@@ -16,7 +16,19 @@ use crate::rsa::ctbytes::{byte_eq, shift_left};
 use crate::rsa::traits::{decryption_error, PaddingScheme};
 use crate::rsa::{Error, Result, RsaPrivateKey, RsaPublicKey};
 
-/// The PKCS#1 v1.5 encryption padding (RSAES-PKCS1-v1_5).
+/// The PKCS#1 v1.5 encryption padding (RSAES-PKCS1-v1_5). For protocols that require it;
+/// prefer [`Oaep`](crate::rsa::Oaep) (see the module documentation).
+///
+/// ```
+/// use redc::rsa::{OsRng, Pkcs1v15Encrypt, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let c = key.public_key().encrypt(&mut OsRng, Pkcs1v15Encrypt, b"legacy")?;
+/// assert_eq!(key.decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, &c)?, b"legacy");
+/// // A ciphertext of the wrong length: the one decryption error.
+/// assert!(key.decrypt(Pkcs1v15Encrypt, &c[1..]).is_err());
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pkcs1v15Encrypt;
 

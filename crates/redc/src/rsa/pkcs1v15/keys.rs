@@ -52,15 +52,20 @@ pub struct SigningKey<D: Digest> {
 /// encoding RFC 8017 §9.2 produces is accepted (see the [module documentation](super)).
 ///
 /// ```
-/// use redc::rsa::pkcs1v15::{Signature, VerifyingKey};
-/// use redc::rsa::signature::Verifier;
-/// use redc::rsa::{sha2::Sha256, DecodePublicKey, RsaPublicKey};
+/// use redc::rsa::pkcs1v15::{Signature, SigningKey, VerifyingKey};
+/// use redc::rsa::signature::{Signer, SignatureEncoding, Verifier};
+/// use redc::rsa::{pkcs8::LineEnding, sha2::Sha256, EncodePublicKey, OsRng, RsaPublicKey};
 ///
-/// # fn check(spki_pem: &str, sig: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-/// let key = VerifyingKey::<Sha256>::new(RsaPublicKey::from_public_key_pem(spki_pem)?);
-/// key.verify(b"message", &Signature::try_from(sig)?)?;
-/// # Ok(())
-/// # }
+/// # let signer = SigningKey::<Sha256>::random(&mut OsRng, 2048)?;
+/// # let spki_pem = redc::rsa::RsaPrivateKey::from(signer.clone())
+/// #     .to_public_key()
+/// #     .to_public_key_pem(LineEnding::LF)?;
+/// # let sig = signer.sign(b"message").to_vec();
+/// // A public key and a signature as received (PEM text, bytes).
+/// let key = VerifyingKey::<Sha256>::new(RsaPublicKey::from_pem(&spki_pem)?);
+/// key.verify(b"message", &Signature::try_from(&sig[..])?)?;
+/// assert!(key.verify(b"massage", &Signature::try_from(&sig[..])?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct VerifyingKey<D: Digest> {
     inner: RsaPublicKey,

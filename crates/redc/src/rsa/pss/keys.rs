@@ -72,15 +72,22 @@ pub struct BlindedSigningKey<D: Digest> {
 /// [`VerifyingKey::new_with_salt_len`].
 ///
 /// ```
-/// use redc::rsa::pss::{Signature, VerifyingKey};
-/// use redc::rsa::signature::Verifier;
-/// use redc::rsa::{sha2::Sha256, DecodePublicKey, RsaPublicKey};
+/// use redc::rsa::pss::{Signature, SigningKey, VerifyingKey};
+/// use redc::rsa::signature::{RandomizedSigner, SignatureEncoding, Verifier};
+/// use redc::rsa::{sha2::Sha256, EncodePublicKey, OsRng, RsaPublicKey};
 ///
-/// # fn check(spki_der: &[u8], sig: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-/// let key = VerifyingKey::<Sha256>::new(RsaPublicKey::from_public_key_der(spki_der)?);
-/// key.verify(b"message", &Signature::try_from(sig)?)?;
-/// # Ok(())
-/// # }
+/// # let signer = SigningKey::<Sha256>::random(&mut OsRng, 2048)?;
+/// # let spki_der = redc::rsa::RsaPrivateKey::from(signer.clone())
+/// #     .to_public_key()
+/// #     .to_public_key_der()?;
+/// # let sig = signer.sign_with_rng(&mut OsRng, b"message").to_vec();
+/// // A public key and a signature as received (DER bytes).
+/// let key = VerifyingKey::<Sha256>::new(RsaPublicKey::from_der(spki_der.as_bytes())?);
+/// key.verify(b"message", &Signature::try_from(&sig[..])?)?;
+/// // Only a 32-byte salt, the length this signer uses:
+/// let strict = VerifyingKey::<Sha256>::new_with_salt_len(key.into(), 32);
+/// strict.verify(b"message", &Signature::try_from(&sig[..])?)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct VerifyingKey<D: Digest> {
     inner: RsaPublicKey,
