@@ -202,3 +202,59 @@ fn pkcs1v15_encryption_keys() {
         assert_eq!(dk.decrypt(&bad), Err(Error::Decryption));
     }
 }
+
+#[test]
+fn keys_from_their_primes() {
+    use redc::rsa::{BoxedUint, ExponentFault, KeyFault};
+    let mut rng = ChaCha20Rng::seed_from_u64(6);
+    for nprimes in [2, 3] {
+        let key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, nprimes).unwrap();
+        // Generation computes d = e⁻¹ mod λ too, so the rebuilt key is the same key.
+        let rebuilt = RsaPrivateKey::from_primes(key.primes().to_vec(), key.e().clone()).unwrap();
+        assert_eq!(rebuilt.d(), key.d());
+        assert_eq!(rebuilt.to_public_key(), key.to_public_key());
+        if nprimes == 2 {
+            let (p, q) = (key.primes()[0].clone(), key.primes()[1].clone());
+            let k2 = RsaPrivateKey::from_p_q(q, p, key.e().clone()).unwrap();
+            assert_eq!(k2.d(), key.d());
+        }
+        // e = 3 shares a factor with some rᵢ − 1 for most keys; when it does not, the key is
+        // valid with its own d. Either way the answer is exact.
+        let three = BoxedUint::from_u64(3);
+        let coprime = key.primes().iter().all(|p| {
+            let bytes = p.to_be_bytes();
+            let r = bytes
+                .iter()
+                .fold(0u32, |acc, &b| (acc * 256 + b as u32) % 3);
+            r != 1 // 3 ∤ p − 1
+        });
+        match RsaPrivateKey::from_primes(key.primes().to_vec(), three) {
+            Ok(k3) => {
+                assert!(coprime);
+                assert_eq!(k3.e(), &BoxedUint::from_u64(3));
+            }
+            Err(e) => {
+                assert!(!coprime);
+                assert_eq!(e, Error::InvalidKey(KeyFault::ExponentNotInvertible));
+            }
+        }
+    }
+    let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
+    let (p, q) = (key.primes()[0].clone(), key.primes()[1].clone());
+    assert_eq!(
+        RsaPrivateKey::from_p_q(p.clone(), q.clone(), BoxedUint::from_u64(65536)).unwrap_err(),
+        Error::PublicExponent(ExponentFault::Even)
+    );
+    assert_eq!(
+        RsaPrivateKey::from_primes(vec![p.clone()], key.e().clone()).unwrap_err(),
+        Error::PrimeCount {
+            primes: 1,
+            bits: 512,
+            max: 2
+        }
+    );
+    assert_eq!(
+        RsaPrivateKey::from_p_q(p, BoxedUint::from_u64(7), key.e().clone()).unwrap_err(),
+        Error::InvalidKey(KeyFault::PrimeTooSmall { index: 1, bits: 3 })
+    );
+}

@@ -174,6 +174,9 @@ pub enum KeyFault {
     },
     /// The self-test private operation failed its fault check: a "prime" is composite.
     SelfTest,
+    /// `e` has no inverse modulo `λ(n)`: `gcd(e, rᵢ − 1) > 1` for some prime (building a key
+    /// from its primes).
+    ExponentNotInvertible,
     /// The stored CRT values do not match the primes in number.
     CrtCount,
 }
@@ -447,6 +450,9 @@ impl fmt::Display for KeyFault {
                 "the self-test private operation failed its fault check (a prime is composite)",
             ),
             KeyFault::CrtCount => f.write_str("the CRT values do not match the primes in number"),
+            KeyFault::ExponentNotInvertible => {
+                f.write_str("e has no inverse mod λ(n): gcd(e, r − 1) > 1 for a prime r")
+            }
         }
     }
 }
