@@ -89,3 +89,13 @@ mod valgrind;
 pub mod word;
 
 pub use error::{Error, Result};
+
+/// The examples of `docs/quickstart.md`, run as doc tests so that the document stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/quickstart.md")]
+struct QuickstartDoctests;
+
+/// The example of `docs/migrating-from-rsa.md`, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/migrating-from-rsa.md")]
+struct MigratingDoctests;
