@@ -388,7 +388,7 @@ fn powm(a: &PowmArgs) -> Result<String, CliError> {
             // The ifma backend runs the constant-time fixed window in an IFMA lane.
             #[cfg(target_arch = "x86_64")]
             if let (true, redc::exp::Method::Fixed(w), Some(token)) =
-                (k.lanes, a.method, redc::mont::backend::ifma::Token::get())
+                (k.lanes(), a.method, redc::mont::backend::ifma::Token::get())
             {
                 let m = modulus::<u64>(&a.n)?;
                 let base = operand(&m, &a.base, "base")?;

@@ -36,22 +36,9 @@ fn one_line(msg: impl Display) -> String {
         .join(" ")
 }
 
-/// The backend `REDC_BACKEND` selects, or a failure (exit status 1) that names the value and
-/// says what would work: the accepted names for an unknown one, the backends this CPU runs for
-/// an unavailable one.
+/// The backend `REDC_BACKEND` selects, or a failure (exit status 1) whose message names the
+/// value and says what would work: the accepted names for an unknown one, the backends this
+/// CPU runs for an unavailable one (the library's [`redc::Error`] says both).
 pub fn active_backend() -> Result<redc::mont::backend::Backend, CliError> {
-    use redc::mont::backend::Backend;
-    Backend::active().map_err(|e| {
-        let value = std::env::var("REDC_BACKEND").unwrap_or_default();
-        fn names(backends: impl Iterator<Item = Backend>) -> String {
-            backends.map(Backend::name).collect::<Vec<_>>().join(", ")
-        }
-        let hint = match e {
-            redc::Error::UnknownName => {
-                format!("expected auto, {}", names(Backend::ALL.into_iter()))
-            }
-            _ => format!("this CPU runs {}", names(Backend::available())),
-        };
-        CliError::failure(format!("REDC_BACKEND={value}: {e} ({hint})"))
-    })
+    redc::mont::backend::Backend::active().map_err(CliError::failure)
 }

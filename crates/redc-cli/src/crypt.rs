@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use rand_core::OsRng;
+use redc::rsa::OsRng;
 use redc::rsa::{Oaep, Pkcs1v15Encrypt};
 
 use crate::io::{load_key, parse_hex, read_input, write_output};

@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use rand_core::OsRng;
+use redc::rsa::OsRng;
 use redc::rsa::{
     pkcs1::LineEnding, BoxedUint, EncodePrivateKey, EncodeRsaPrivateKey, RsaPrivateKey,
 };

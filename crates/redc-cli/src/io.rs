@@ -4,10 +4,7 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use redc::rsa::{
-    DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey, RsaPrivateKey,
-    RsaPublicKey,
-};
+use redc::rsa::{EncodingFault, KeyFormat, RsaPrivateKey, RsaPublicKey};
 
 use crate::CliError;
 
@@ -58,8 +55,8 @@ pub fn write_output(path: Option<&PathBuf>, data: &[u8], secret: bool) -> Result
 pub enum Key {
     /// A private key (usable wherever a public key is).
     Private(Box<RsaPrivateKey>),
-    /// A public key.
-    Public(Box<RsaPublicKey>),
+    /// A public key, and the format it was read from.
+    Public(Box<RsaPublicKey>, KeyFormat),
 }
 
 impl Key {
@@ -67,68 +64,71 @@ impl Key {
     pub fn public(&self) -> &RsaPublicKey {
         match self {
             Key::Private(k) => k.public_key(),
-            Key::Public(k) => k,
+            Key::Public(k, _) => k,
         }
     }
 
-    /// The private key, or an error naming the command that needs one.
+    /// The private key, or an error naming the command that needs one and what was found.
     pub fn private(&self, what: &str) -> Result<&RsaPrivateKey, CliError> {
         match self {
             Key::Private(k) => Ok(k),
-            Key::Public(_) => Err(CliError::failure(format!("{what} needs a private key"))),
+            Key::Public(_, format) => Err(CliError::failure(format!(
+                "{what} needs a private key; this is a public key ({format})"
+            ))),
         }
     }
 }
 
-/// Loads a key in PEM or DER, PKCS#1, PKCS#8 or SPKI, detected automatically.
+/// Loads a key in PEM or DER, PKCS#1, PKCS#8 or SPKI, detected automatically; an error names
+/// the file, the format detected and what is wrong.
 pub fn load_key(path: &Path) -> Result<Key, CliError> {
     let bytes = fs::read(path)
         .map_err(|e| CliError::failure(format!("cannot read {}: {e}", path.display())))?;
     parse_key(&bytes).map_err(|msg| CliError::failure(format!("{}: {msg}", path.display())))
 }
 
+/// The key in `bytes`: PEM by its label, DER by its structure (the library's detection).
 fn parse_key(bytes: &[u8]) -> Result<Key, String> {
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .unwrap_or(bytes.len());
     if bytes[start..].starts_with(b"-----BEGIN ") {
-        let text =
-            std::str::from_utf8(bytes).map_err(|_| "PEM file is not valid text".to_string())?;
-        let label = pem_label(text).ok_or_else(|| "malformed PEM header".to_string())?;
-        let bad = |e: &dyn std::fmt::Display| format!("invalid {label} key: {e}");
-        return match label {
-            "PRIVATE KEY" => RsaPrivateKey::from_pkcs8_pem(text)
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| "PEM file is not valid UTF-8 text".to_string())?;
+        let label = pem_label(text).unwrap_or_default();
+        let format = KeyFormat::detect_pem(text).map_err(|e| match e {
+            redc::rsa::Error::Encoding(EncodingFault::PemLabel) => format!(
+                "unsupported PEM label \"{label}\" (expected RSA PRIVATE KEY, PRIVATE KEY, RSA \
+                 PUBLIC KEY or PUBLIC KEY)"
+            ),
+            e => e.to_string(),
+        })?;
+        let read_as = |e: redc::rsa::Error| format!("{format} (PEM \"{label}\"): {e}");
+        return if format.is_private() {
+            RsaPrivateKey::from_pem(text)
                 .map(|k| Key::Private(Box::new(k)))
-                .map_err(|e| bad(&e)),
-            "RSA PRIVATE KEY" => RsaPrivateKey::from_pkcs1_pem(text)
-                .map(|k| Key::Private(Box::new(k)))
-                .map_err(|e| bad(&e)),
-            "PUBLIC KEY" => RsaPublicKey::from_public_key_pem(text)
-                .map(|k| Key::Public(Box::new(k)))
-                .map_err(|e| bad(&e)),
-            "RSA PUBLIC KEY" => RsaPublicKey::from_pkcs1_pem(text)
-                .map(|k| Key::Public(Box::new(k)))
-                .map_err(|e| bad(&e)),
-            "ENCRYPTED PRIVATE KEY" => Err("encrypted private keys are not supported".into()),
-            other => Err(format!("unsupported PEM label \"{other}\"")),
+                .map_err(read_as)
+        } else {
+            RsaPublicKey::from_pem(text)
+                .map(|k| Key::Public(Box::new(k), format))
+                .map_err(read_as)
         };
     }
-    if let Ok(k) = RsaPrivateKey::from_pkcs8_der(bytes) {
-        return Ok(Key::Private(Box::new(k)));
+    let format = KeyFormat::detect_der(bytes).map_err(|e| e.to_string())?;
+    let read_as = |e: redc::rsa::Error| format!("{format} (DER): {e}");
+    if format.is_private() {
+        RsaPrivateKey::from_der(bytes)
+            .map(|k| Key::Private(Box::new(k)))
+            .map_err(read_as)
+    } else {
+        RsaPublicKey::from_der(bytes)
+            .map(|k| Key::Public(Box::new(k), format))
+            .map_err(read_as)
     }
-    if let Ok(k) = RsaPrivateKey::from_pkcs1_der(bytes) {
-        return Ok(Key::Private(Box::new(k)));
-    }
-    if let Ok(k) = RsaPublicKey::from_public_key_der(bytes) {
-        return Ok(Key::Public(Box::new(k)));
-    }
-    if let Ok(k) = RsaPublicKey::from_pkcs1_der(bytes) {
-        return Ok(Key::Public(Box::new(k)));
-    }
-    Err("not an RSA key in PEM or DER (PKCS#1, PKCS#8 or SPKI), or the key is invalid".into())
 }
 
+/// The label of the first line, `-----BEGIN <label>-----`.
 fn pem_label(text: &str) -> Option<&str> {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     line.strip_prefix("-----BEGIN ")?.strip_suffix("-----")

@@ -79,6 +79,12 @@ fn main() -> ExitCode {
             }
         }
     };
+    // An unknown or unavailable REDC_BACKEND is reported whatever the command: running on
+    // another backend than the one asked for would make every measurement lie.
+    if let Err(e) = cli_error::active_backend() {
+        eprintln!("redc: {}", e.message);
+        return ExitCode::from(e.code);
+    }
     let result = match cli.command {
         Command::Calc(a) => calc::run(a).map(|()| ExitCode::SUCCESS),
         Command::Speed(a) => speed::run(a).map(|()| ExitCode::SUCCESS),

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use rand_core::OsRng;
+use redc::rsa::OsRng;
 use redc::rsa::{HashAlg, Pkcs1v15Sign, RsaPrivateKey};
 
 use crate::CliError;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use rand_core::OsRng;
+use redc::rsa::OsRng;
 use redc::rsa::{HashAlg, Pkcs1v15Sign, Pss};
 
 use crate::io::{load_key, read_input, write_output};

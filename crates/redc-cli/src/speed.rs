@@ -12,9 +12,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use rand_core::{OsRng, RngCore};
 use redc::mont::{Algorithm, Modulus};
 use redc::rsa::max_primes;
+use redc::rsa::{rand_core::RngCore, OsRng};
 use redc::word::Word;
 
 use crate::rsa_speed::{self, Row, Subject};

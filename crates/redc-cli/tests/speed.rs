@@ -208,16 +208,27 @@ fn unknown_or_unavailable_backend_is_one_line_naming_it() {
         Some(b) => cases.push((b.name(), "this CPU runs portable")),
         None => eprintln!("every backend runs on this CPU: the unavailable case is skipped"),
     }
+    // Every command reports it, not only those that measure: a key would otherwise run on
+    // another backend than the one asked for.
+    let commands: [&[&str]; 3] = [
+        &["speed", "--bits", "1024", "--seconds", "0.06"],
+        &["genkey", "--bits", "1024"],
+        &[
+            "calc", "monpro", "--algo", "cios", "--word", "64", "--n", "b", "--a", "2", "--b", "3",
+        ],
+    ];
     for (value, hint) in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_redc"))
-            .args(["speed", "--bits", "1024", "--seconds", "0.06"])
-            .env("REDC_BACKEND", value)
-            .output()
-            .unwrap();
-        let err = common::one_line_failure(&out);
-        assert!(
-            err.starts_with(&format!("redc: REDC_BACKEND={value}: ")) && err.contains(hint),
-            "{err}"
-        );
+        for args in commands {
+            let out = Command::new(env!("CARGO_BIN_EXE_redc"))
+                .args(args)
+                .env("REDC_BACKEND", value)
+                .output()
+                .unwrap();
+            let err = common::one_line_failure(&out);
+            assert!(
+                err.starts_with(&format!("redc: REDC_BACKEND={value}: ")) && err.contains(hint),
+                "{args:?}: {err}"
+            );
+        }
     }
 }

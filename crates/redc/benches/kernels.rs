@@ -24,7 +24,7 @@ fn bench_mul(c: &mut Criterion) {
             let k = Kernel::<u64>::portable(algo, SqrVariant::Generic);
             g.bench_with_input(BenchmarkId::new(algo.name(), bits), &bits, |bch, _| {
                 bch.iter(|| {
-                    (k.mul)(
+                    (k.mul())(
                         &mut out,
                         black_box(&a),
                         black_box(&b),
@@ -40,7 +40,9 @@ fn bench_mul(c: &mut Criterion) {
             g.bench_with_input(
                 BenchmarkId::new(format!("sqr-{}", v.name()), bits),
                 &bits,
-                |bch, _| bch.iter(|| (k.sqr)(&mut out, black_box(&a), m.n(), m.n0(), &mut scratch)),
+                |bch, _| {
+                    bch.iter(|| (k.sqr())(&mut out, black_box(&a), m.n(), m.n0(), &mut scratch))
+                },
             );
         }
     }
@@ -69,11 +71,11 @@ fn bench_backends(c: &mut Criterion) {
         let mut scratch = m.scratch();
         for k in &kernels {
             g.bench_with_input(
-                BenchmarkId::new(format!("{}-mul", k.name), bits),
+                BenchmarkId::new(format!("{}-mul", k.name()), bits),
                 &bits,
                 |bch, _| {
                     bch.iter(|| {
-                        (k.mul)(
+                        (k.mul())(
                             &mut out,
                             black_box(&a),
                             black_box(&b),
@@ -85,9 +87,11 @@ fn bench_backends(c: &mut Criterion) {
                 },
             );
             g.bench_with_input(
-                BenchmarkId::new(format!("{}-sqr", k.name), bits),
+                BenchmarkId::new(format!("{}-sqr", k.name()), bits),
                 &bits,
-                |bch, _| bch.iter(|| (k.sqr)(&mut out, black_box(&a), m.n(), m.n0(), &mut scratch)),
+                |bch, _| {
+                    bch.iter(|| (k.sqr())(&mut out, black_box(&a), m.n(), m.n0(), &mut scratch))
+                },
             );
         }
     }

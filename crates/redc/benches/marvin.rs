@@ -135,7 +135,7 @@ fn main() {
     let k = key.size();
     println!(
         "marvin: {bits}-bit key, backend {}, {n} measurements per class",
-        key.kernel().name
+        key.kernel().name()
     );
     // Invalid: encryptions of random messages 0x00 ‖ 0x03 ‖ random, which fail both paddings
     // (PKCS#1 v1.5 wants 0x02 second; OAEP's lHash check fails bar a chance of 2^-256). Like the

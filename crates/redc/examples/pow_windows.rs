@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let kernel = backend.kernel()?;
     println!(
         "backend {}, {rounds} rounds, µs per exponentiation",
-        kernel.name
+        kernel.name()
     );
     for limbs in [8usize, 16, 24, 32] {
         // An odd modulus with its top bit set, a base below it, an exponent of full length.
@@ -83,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             scan = scan.min(start.elapsed().as_secs_f64() * 1e9 / (reps * entries * limbs) as f64);
             let start = Instant::now();
             for _ in 0..reps {
-                (kernel.mul)(
+                (kernel.mul())(
                     &mut out,
                     black_box(&base),
                     &base,

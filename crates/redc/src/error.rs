@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::mont::backend::Backend;
+
 /// Everything that can go wrong in redc. Messages are one line and never contain secret values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -20,11 +22,17 @@ pub enum Error {
     BackendUnavailable,
     /// An unknown name (algorithm, variant, backend, method, hash, padding).
     UnknownName,
+    /// The `REDC_BACKEND` environment variable holds this value, which names no backend (the
+    /// names are `auto`, `portable`, `mulx` and `ifma`).
+    UnknownBackendEnv(&'static str),
+    /// The `REDC_BACKEND` environment variable names this backend, which this CPU (or this
+    /// build's target) cannot run.
+    UnavailableBackendEnv(Backend),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        let text = match self {
             Error::EvenModulus => "modulus must be odd",
             Error::ModulusTooSmall => "modulus must be at least 3",
             Error::OperandTooLarge => "operand must be less than the modulus",
@@ -32,8 +40,31 @@ impl fmt::Display for Error {
             Error::InvalidWindow => "window size must be between 1 and 8",
             Error::BackendUnavailable => "backend not available on this CPU",
             Error::UnknownName => "unknown name",
-        })
+            Error::UnknownBackendEnv(value) => {
+                write!(f, "REDC_BACKEND={value}: unknown backend (expected auto, ")?;
+                list(f, Backend::ALL.into_iter())?;
+                return f.write_str(")");
+            }
+            Error::UnavailableBackendEnv(b) => {
+                write!(f, "REDC_BACKEND={b}: backend not available on this CPU (")?;
+                f.write_str("this CPU runs ")?;
+                list(f, Backend::available())?;
+                return f.write_str(")");
+            }
+        };
+        f.write_str(text)
     }
+}
+
+/// Writes the backends' names separated by ", ".
+fn list(f: &mut fmt::Formatter<'_>, backends: impl Iterator<Item = Backend>) -> fmt::Result {
+    for (i, b) in backends.enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        f.write_str(b.name())?;
+    }
+    Ok(())
 }
 
 #[cfg(feature = "std")]

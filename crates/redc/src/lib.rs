@@ -1,5 +1,61 @@
 //! redc: constant-time RSA built on Montgomery multiplication (REDC).
 //!
+//! RSA with 2 to 5 primes and 512- to 16384-bit moduli: PKCS#1 v1.5 and PSS signatures,
+//! OAEP and PKCS#1 v1.5 encryption, key generation, and PKCS#1 / PKCS#8 / SPKI keys in PEM and
+//! DER. The private operation is constant time in every secret (CRT with Garner's
+//! recombination, fixed-window exponentiation), base-blinded whenever a random number
+//! generator is given, and fault-checked (`sᵉ = m` before anything is released). Its
+//! Montgomery kernels are chosen per CPU at run time: portable Rust, x86-64 MULX/ADX assembly,
+//! or AVX-512 IFMA, which also runs a batch's exponentiations side by side. The API has the
+//! shape of RustCrypto's `rsa` crate (see `docs/migrating-from-rsa.md` in the repository).
+//!
+//! # Quick start
+//!
+//! ```toml
+//! [dependencies]
+//! redc = "0.1"
+//! ```
+//!
+//! ```
+//! use redc::rsa::pkcs1v15::SigningKey;
+//! use redc::rsa::signature::{Keypair, RandomizedSigner, Verifier};
+//! use redc::rsa::{sha2::Sha256, Oaep, OsRng, RsaPrivateKey, RsaPublicKey};
+//!
+//! let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+//! let public = RsaPublicKey::from(&key);
+//!
+//! // Encrypt to the public key, decrypt with the private one.
+//! let c = public.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"hello")?;
+//! assert_eq!(key.decrypt(Oaep::new::<Sha256>(), &c)?, b"hello");
+//!
+//! // Sign and verify (PKCS#1 v1.5 with SHA-256; `redc::rsa::pss` for PSS).
+//! let signing_key = SigningKey::<Sha256>::new(key);
+//! let signature = signing_key.sign_with_rng(&mut OsRng, b"hello");
+//! signing_key.verifying_key().verify(b"hello", &signature)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`rsa`] is the place to start: its documentation lists every task with an example.
+//!
+//! # Cargo features
+//!
+//! - `std` (default): the operating system's generator [`rsa::OsRng`], `std::error::Error`
+//!   for the errors, the keys' cached blinding pair, and the `REDC_BACKEND` variable. Without
+//!   it the crate is `no_std` with `alloc`.
+//! - `test-hooks` (off): test and measurement hooks; not for production. The fault-injecting
+//!   private operation, the addresses of a key's secret buffers, Valgrind client requests
+//!   (`redc::valgrind`), and installing any of the library's kernels into a key.
+//!
+//! # Backends
+//!
+//! [`mont::backend::Backend::active`] picks the fastest backend this CPU runs; the environment
+//! variable `REDC_BACKEND` (`portable`, `mulx`, `ifma` or `auto`), read once per process,
+//! overrides it, and a key's [`set_backend`](rsa::RsaPrivateKey::set_backend) switches one key.
+//! An unknown or unavailable `REDC_BACKEND` is an error of every key construction, never a
+//! silent fallback. Every backend gives the same bytes.
+//!
+//! # Layers
+//!
 //! The crate is layered bottom-up, each layer knowing only the ones below it:
 //!
 //! - [`word`]: the [`Word`](word::Word) trait for `u32` and `u64` limbs;
@@ -10,12 +66,9 @@
 //! - [`exp`]: binary, m-ary and sliding-window (variable time) and fixed-window (constant time)
 //!   exponentiation;
 //! - [`rsa`]: keys, CRT and multi-prime private operations, padding and encodings.
-//!
-//! The crate is `no_std` with `alloc`; the default `std` feature adds OS randomness and
-//! `std::error::Error`.
 #![no_std]
 #![forbid(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -28,8 +81,21 @@ pub mod mont;
 pub mod nat;
 pub mod reduce;
 pub mod rsa;
-#[doc(hidden)]
+#[cfg(feature = "test-hooks")]
 pub mod valgrind;
+#[cfg(not(feature = "test-hooks"))]
+#[allow(dead_code)]
+mod valgrind;
 pub mod word;
 
 pub use error::{Error, Result};
+
+/// The examples of `docs/quickstart.md`, run as doc tests so that the document stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/quickstart.md")]
+struct QuickstartDoctests;
+
+/// The example of `docs/migrating-from-rsa.md`, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/migrating-from-rsa.md")]
+struct MigratingDoctests;

@@ -1,4 +1,6 @@
-//! Valgrind client requests, for the hardening tests (not a public API).
+//! Valgrind client requests, for the hardening tests. Public only with the `test-hooks`
+//! feature (test and measurement hooks; not for production); the library itself calls
+//! [`declassify`] on the few values that are public by design.
 //!
 //! The secret-taint test marks every secret of a key *undefined* for memcheck
 //! ([`make_mem_undefined`]); memcheck then reports any branch or address that depends on them.
@@ -12,8 +14,6 @@
 //! it changes nothing and costs a few instructions; under Valgrind the request is performed and
 //! its result replaces `rdx`. On other architectures every function here is a no-op returning
 //! the default.
-
-#![allow(missing_docs)]
 
 const MC_BASE: u64 = ((b'M' as u64) << 24) | ((b'C' as u64) << 16);
 const CT_BASE: u64 = ((b'C' as u64) << 24) | ((b'T' as u64) << 16);

@@ -7,8 +7,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::{
     BoxedUint, DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey,
-    EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, Error, HashAlg,
-    Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey,
+    EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, EncodingFault,
+    Error, ExponentFault, HashAlg, InputFault, KeyFault, Oaep, ParameterFault, Pkcs1v15Encrypt,
+    Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey,
 };
 use std::sync::OnceLock;
 
@@ -86,29 +87,46 @@ fn public_key_values() {
     let e65537 = BigUint::from(65537u32);
     let new = |n: &BigUint, e: &BigUint| RsaPublicKey::new(u(n), u(e));
     assert!(new(&n, &e65537).is_ok());
-    assert_eq!(new(&BigUint::from(0u32), &e65537), Err(Error::KeySize));
+    let size = |bits| {
+        Err(Error::KeySize {
+            bits,
+            min: 512,
+            max: 16384,
+        })
+    };
+    assert_eq!(new(&BigUint::from(0u32), &e65537), size(0));
+    assert_eq!(new(&BigUint::from(15u32), &BigUint::from(3u32)), size(4));
     assert_eq!(
-        new(&BigUint::from(15u32), &BigUint::from(3u32)),
-        Err(Error::KeySize)
+        new(&(&n + 1u32), &e65537),
+        Err(Error::InvalidKey(KeyFault::EvenModulus))
     );
-    assert_eq!(new(&(&n + 1u32), &e65537), Err(Error::InvalidKey)); // even
-    for e in [0u32, 1, 2, 65536] {
+    for (e, fault) in [
+        (0u32, ExponentFault::TooSmall),
+        (1, ExponentFault::TooSmall),
+        (2, ExponentFault::Even),
+        (65536, ExponentFault::Even),
+    ] {
         assert_eq!(
             new(&n, &BigUint::from(e)),
-            Err(Error::PublicExponent),
+            Err(Error::PublicExponent(fault)),
             "e = {e}"
         );
     }
-    assert_eq!(new(&n, &n), Err(Error::PublicExponent)); // e ≥ n
-    assert_eq!(new(&n, &(&n + 2u32)), Err(Error::PublicExponent));
+    let e_ge_n = Err(Error::PublicExponent(ExponentFault::NotBelowModulus));
+    assert_eq!(new(&n, &n), e_ge_n);
+    assert_eq!(new(&n, &(&n + 2u32)), e_ge_n);
     // 100000-bit modulus: rejected on size before any arithmetic.
     let huge = (BigUint::from(1u32) << 100_000) + 1u32;
-    assert_eq!(new(&huge, &e65537), Err(Error::KeySize));
+    assert_eq!(new(&huge, &e65537), size(100_001));
     let der = pub_der(&huge, &e65537);
     assert!(RsaPublicKey::from_pkcs1_der(&der).is_err());
     // 511 bits: below the import minimum.
     let small = (BigUint::from(1u32) << 510) + 1u32;
-    assert_eq!(new(&small, &e65537), Err(Error::KeySize));
+    assert_eq!(new(&small, &e65537), size(511));
+    assert_eq!(
+        new(&small, &e65537).unwrap_err().to_string(),
+        "modulus of 511 bits is below the 512-bit minimum"
+    );
 }
 
 #[test]
@@ -205,84 +223,94 @@ fn private_key_components() {
     let bad = |n: BoxedUint, e: BoxedUint, d: BoxedUint, primes: Vec<BoxedUint>| {
         RsaPrivateKey::from_components(n, e, d, primes)
     };
-    // p = q (n = p²).
+    let fault = |r: Result<RsaPrivateKey, Error>| match r {
+        Err(Error::InvalidKey(f)) => f,
+        other => panic!("expected an invalid key, got {other:?}"),
+    };
+    // p = q (n = p²): d is not below p², or the primes repeat.
     let p2 = u(&(big(&p) * big(&p)));
-    assert!(bad(p2, e.clone(), d.clone(), vec![p.clone(), p.clone()]).is_err());
+    let f = fault(bad(p2, e.clone(), d.clone(), vec![p.clone(), p.clone()]));
+    assert!(
+        matches!(
+            f,
+            KeyFault::PrivateExponentRange | KeyFault::RepeatedPrime { index: 0, other: 1 }
+        ),
+        "{f:?}"
+    );
     // n ≠ p·q.
-    assert!(bad(
-        u(&(big(&n) + 2u32)),
-        e.clone(),
-        d.clone(),
-        vec![p.clone(), q.clone()]
-    )
-    .is_err());
+    let pq = vec![p.clone(), q.clone()];
+    assert_eq!(
+        fault(bad(u(&(big(&n) + 2u32)), e.clone(), d.clone(), pq.clone())),
+        KeyFault::ModulusNotProduct
+    );
     // Wrong d, zero d, d ≥ n.
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        u(&(big(&d) + 2u32)),
-        vec![p.clone(), q.clone()]
-    )
-    .is_err());
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        BoxedUint::from_u64(0),
-        vec![p.clone(), q.clone()]
-    )
-    .is_err());
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        u(&(big(&n) + 1u32)),
-        vec![p.clone(), q.clone()]
-    )
-    .is_err());
+    assert_eq!(
+        fault(bad(n.clone(), e.clone(), u(&(big(&d) + 2u32)), pq.clone())),
+        KeyFault::ExponentMismatch { index: 0 }
+    );
+    for wrong_d in [BoxedUint::from_u64(0), u(&(big(&n) + 1u32))] {
+        assert_eq!(
+            fault(bad(n.clone(), e.clone(), wrong_d, pq.clone())),
+            KeyFault::PrivateExponentRange
+        );
+    }
     // Wrong e for this d.
-    assert!(bad(
-        n.clone(),
-        BoxedUint::from_u64(3),
-        d.clone(),
-        vec![p.clone(), q.clone()]
-    )
-    .is_err());
+    let err = bad(n.clone(), BoxedUint::from_u64(3), d.clone(), pq.clone()).unwrap_err();
+    assert_eq!(
+        err,
+        Error::InvalidKey(KeyFault::ExponentMismatch { index: 0 })
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid key: d·e ≢ 1 mod (p − 1): d is not the private exponent of e"
+    );
     // Prime counts: 0, 1, and 3 whose product is not n; even and tiny "primes".
+    for (primes, count) in [(vec![], 0), (vec![p.clone()], 1)] {
+        assert_eq!(
+            bad(n.clone(), e.clone(), d.clone(), primes).err(),
+            Some(Error::PrimeCount {
+                primes: count,
+                bits: 1024,
+                max: 3
+            })
+        );
+    }
     assert_eq!(
-        bad(n.clone(), e.clone(), d.clone(), vec![]).err(),
-        Some(Error::PrimeCount)
+        fault(bad(
+            n.clone(),
+            e.clone(),
+            d.clone(),
+            vec![p.clone(), q.clone(), BoxedUint::from_u64(3)]
+        )),
+        KeyFault::PrimeTooSmall { index: 2, bits: 2 }
     );
     assert_eq!(
-        bad(n.clone(), e.clone(), d.clone(), vec![p.clone()]).err(),
-        Some(Error::PrimeCount)
+        fault(bad(
+            n.clone(),
+            e.clone(),
+            d.clone(),
+            vec![u(&(big(&p) + 1u32)), q.clone()]
+        )),
+        KeyFault::EvenPrime { index: 0 }
     );
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        d.clone(),
-        vec![p.clone(), q.clone(), BoxedUint::from_u64(3)]
-    )
-    .is_err());
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        d.clone(),
-        vec![u(&(big(&p) + 1u32)), q.clone()]
-    )
-    .is_err());
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        d.clone(),
-        vec![BoxedUint::from_u64(1), n.clone()]
-    )
-    .is_err());
-    assert!(bad(
-        n.clone(),
-        e.clone(),
-        d.clone(),
-        vec![BoxedUint::from_u64(0), q.clone()]
-    )
-    .is_err());
+    assert_eq!(
+        fault(bad(
+            n.clone(),
+            e.clone(),
+            d.clone(),
+            vec![BoxedUint::from_u64(1), n.clone()]
+        )),
+        KeyFault::PrimeTooSmall { index: 0, bits: 1 }
+    );
+    assert_eq!(
+        fault(bad(
+            n.clone(),
+            e.clone(),
+            d.clone(),
+            vec![BoxedUint::from_u64(0), q.clone()]
+        )),
+        KeyFault::PrimeTooSmall { index: 0, bits: 0 }
+    );
     // Six primes on a 1024-bit key.
     let six = vec![
         p.clone(),
@@ -294,7 +322,11 @@ fn private_key_components() {
     ];
     assert_eq!(
         bad(n.clone(), e.clone(), d.clone(), six).err(),
-        Some(Error::PrimeCount)
+        Some(Error::PrimeCount {
+            primes: 6,
+            bits: 1024,
+            max: 3
+        })
     );
 }
 
@@ -394,7 +426,11 @@ fn signatures_and_ciphertexts() {
             Pss::new::<sha2::Sha512>(),
             &h512
         ),
-        Err(Error::UnsupportedParameter)
+        Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+            salt_len: 64,
+            hash_len: 64,
+            em_len: 128
+        }))
     );
     // Ciphertexts: wrong length, ≥ n, empty.
     let mut rng = ChaCha20Rng::seed_from_u64(2);
@@ -417,10 +453,14 @@ fn signatures_and_ciphertexts() {
     // Raw operations: input too long or ≥ n.
     assert_eq!(
         k.raw_private(None, &[n.clone(), vec![0]].concat()),
-        Err(Error::InputOutOfRange)
+        Err(Error::InputOutOfRange(InputFault::TooLong {
+            len: size + 1,
+            max: size
+        }))
     );
-    assert_eq!(k.raw_private(None, &n), Err(Error::InputOutOfRange));
-    assert_eq!(public.raw_public(&n), Err(Error::InputOutOfRange));
+    let not_below = Err(Error::InputOutOfRange(InputFault::NotBelowModulus));
+    assert_eq!(k.raw_private(None, &n).map(|m| m.to_vec()), not_below);
+    assert_eq!(public.raw_public(&n), not_below);
     // Messages too long for the padding.
     let max_oaep = size - 2 * 32 - 2;
     assert!(public
@@ -432,16 +472,29 @@ fn signatures_and_ciphertexts() {
             Oaep::new::<sha2::Sha256>(),
             &vec![1; max_oaep + 1]
         ),
-        Err(Error::MessageTooLong)
+        Err(Error::MessageTooLong {
+            len: max_oaep + 1,
+            max: max_oaep
+        })
+    );
+    let err = public
+        .encrypt(&mut rng, Pkcs1v15Encrypt, &vec![1; size - 10])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Error::MessageTooLong {
+            len: size - 10,
+            max: size - 11
+        }
     );
     assert_eq!(
-        public.encrypt(&mut rng, Pkcs1v15Encrypt, &vec![1; size - 10]),
-        Err(Error::MessageTooLong)
+        err.to_string(),
+        "message of 118 bytes is longer than the 117 this key and padding take"
     );
-    // OAEP with SHA-512 on a 1024-bit key still fits (128 ≥ 2·64 + 2? no: 130 > 128).
+    // OAEP with SHA-512 does not fit a 1024-bit key at all (k = 128 < 2·64 + 2).
     assert_eq!(
         public.encrypt(&mut rng, Oaep::new::<sha2::Sha512>(), b""),
-        Err(Error::MessageTooLong)
+        Err(Error::MessageTooLong { len: 0, max: 0 })
     );
     // Random ciphertexts below n almost never decrypt; they must fail cleanly.
     for _ in 0..20 {
@@ -455,23 +508,26 @@ fn signatures_and_ciphertexts() {
 #[test]
 fn key_generation_parameters() {
     let mut rng = ChaCha20Rng::seed_from_u64(4);
-    assert_eq!(
-        RsaPrivateKey::new(&mut rng, 512).err(),
-        Some(Error::KeySize)
-    );
-    assert_eq!(RsaPrivateKey::new(&mut rng, 0).err(), Some(Error::KeySize));
-    assert_eq!(
-        RsaPrivateKey::new(&mut rng, 100_000).err(),
-        Some(Error::KeySize)
-    );
-    assert_eq!(
-        RsaPrivateKey::new_multi_prime(&mut rng, 1024, 6).err(),
-        Some(Error::PrimeCount)
-    );
-    assert_eq!(
-        RsaPrivateKey::new_multi_prime(&mut rng, 1024, 1).err(),
-        Some(Error::PrimeCount)
-    );
+    for bits in [512, 0, 100_000] {
+        assert_eq!(
+            RsaPrivateKey::new(&mut rng, bits).err(),
+            Some(Error::KeySize {
+                bits,
+                min: 1024,
+                max: 16384
+            })
+        );
+    }
+    for primes in [6, 1] {
+        assert_eq!(
+            RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).err(),
+            Some(Error::PrimeCount {
+                primes,
+                bits: 1024,
+                max: 3
+            })
+        );
+    }
     for e in [0u64, 1, 2, 4] {
         assert!(
             RsaPrivateKey::new_with_exp(&mut rng, 1024, &BoxedUint::from_u64(e)).is_err(),
@@ -489,12 +545,23 @@ fn unknown_names() {
     assert!(redc::mont::backend::Backend::from_name("sse9").is_err());
     assert!(redc::mont::Algorithm::from_name("montgomery").is_err());
     // Errors are one line.
+    assert_eq!(
+        "sha-257".parse::<HashAlg>(),
+        Err(Error::UnsupportedParameter(ParameterFault::UnknownHash))
+    );
     for e in [
-        Error::Encoding,
-        Error::KeySize,
+        Error::Encoding(EncodingFault::Unrecognized),
+        Error::Encoding(EncodingFault::PemLabel),
+        Error::Encoding(EncodingFault::Encrypted),
+        Error::KeySize {
+            bits: 1,
+            min: 2,
+            max: 3,
+        },
         Error::Decryption,
-        Error::InvalidKey,
+        Error::InvalidKey(KeyFault::CrtCoefficient { index: 3 }),
+        Error::UnsupportedParameter(ParameterFault::UnknownHash),
     ] {
-        assert!(!e.to_string().contains('\n'));
+        assert!(!e.to_string().contains('\n'), "{e}");
     }
 }

@@ -96,7 +96,7 @@ fn child() {
             let mut key = key.clone();
             key.set_kernel(kernel);
             for (i, c) in inputs.iter().enumerate() {
-                measure(&format!("raw/key{ki}/{}/input{i}", kernel.name), || {
+                measure(&format!("raw/key{ki}/{}/input{i}", kernel.name()), || {
                     key.raw_private(None, c).unwrap()
                 });
             }

@@ -119,7 +119,7 @@ fn check_modulus<W: Word, R: Rng>(rng: &mut R, n: &BigUint, ks: &[Kernel<W>], fu
                     got,
                     want,
                     "{method:?} {} w{} n={n:x} base#{bi} exp#{ei}={e:02x?}",
-                    k.name,
+                    k.name(),
                     W::BITS
                 );
             }

@@ -13,9 +13,12 @@ use num_bigint::{BigUint, RandBigInt};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS, LANES};
+use redc::mont::backend::ifma_duo::{self, DUO_DIGITS};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::Modulus;
-use redc::rsa::{Error, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme};
+use redc::rsa::{
+    Error, InputFault, ParameterFault, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme,
+};
 
 fn token() -> Option<Token> {
     let t = Token::get();
@@ -32,6 +35,16 @@ enum Form {
     Lanes,
     /// `ifma_pair::pow_pair`: one or two, each across its registers.
     Pair,
+    /// `ifma_duo::pow_duo`: one or two, sharing every register digit by digit.
+    Duo,
+}
+
+fn run_form(token: Token, form: Form, jobs: &mut [PowJob<'_>], window: u32) {
+    match form {
+        Form::Lanes => ifma::pow_lanes(token, jobs, window),
+        Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, jobs, window),
+        Form::Duo => ifma_duo::pow_duo(token, jobs, window),
+    }
 }
 
 /// Runs one call of `pow_lanes` on `jobs` (modulus, base, exponent) and checks every lane
@@ -50,7 +63,7 @@ fn check_call(
         .collect();
     let m52: Vec<Modulus52> = moduli
         .iter()
-        .map(|m| Modulus52::new(m, digits).expect("compiled digit count"))
+        .map(|m| Modulus52::new(m, digits).expect("a digit count that fits"))
         .collect();
     let bases: Vec<Vec<u64>> = jobs.iter().map(|(_, b, _)| limbs(b, s)).collect();
     let mut outs = vec![vec![0u64; s]; jobs.len()];
@@ -64,10 +77,7 @@ fn check_call(
             modulus: &m52[i],
         })
         .collect();
-    match form {
-        Form::Lanes => ifma::pow_lanes(token, &mut calls, window),
-        Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, &mut calls, window),
-    }
+    run_form(token, form, &mut calls, window);
     for (i, (n, b, e)) in jobs.iter().enumerate() {
         let want = b.modpow(&BigUint::from_bytes_be(e), n);
         assert_eq!(
@@ -147,19 +157,110 @@ fn every_window_and_all_ones_exponents() {
 }
 
 #[test]
-fn modulus52_rejects_too_few_or_uncompiled_digits() {
+fn modulus52_rejects_too_few_or_too_many_digits() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let n = random_modulus(&mut rng, 1024);
     let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
     assert_eq!(ifma::digits_for(1024), Some(20));
+    assert_eq!(ifma_duo::duo_digits_for(1024), Some(20));
+    assert_eq!(ifma_duo::duo_digits_for(1536), Some(32));
     assert!(Modulus52::new(&m, 20).is_some());
     assert!(Modulus52::new(&m, 19).is_none(), "too few digits");
-    assert!(Modulus52::new(&m, 21).is_none(), "not compiled");
+    assert!(Modulus52::new(&m, 21).is_some(), "more digits are correct");
+    assert!(Modulus52::new(&m, 41).is_none(), "beyond MAX_DIGITS");
     assert_eq!(
         ifma::digits_for(52 * 40 - 1),
         None,
         "beyond the largest count"
     );
+    assert_eq!(ifma_duo::duo_digits_for(52 * 40 - 1), None);
+}
+
+#[test]
+fn each_form_refuses_a_digit_count_it_does_not_run() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let n = random_modulus(&mut rng, 1024);
+    let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
+    let base = vec![3u64; 16];
+    let exp = vec![0x35u8; 128];
+    // 21 digits: neither a lane count nor a duo count; 24: a duo count only.
+    for (form, digits) in [
+        (Form::Lanes, 21),
+        (Form::Lanes, 24),
+        (Form::Duo, 21),
+        (Form::Duo, 30),
+    ] {
+        let m52 = Modulus52::new(&m, digits).unwrap();
+        let mut out = vec![0u64; 16];
+        let mut jobs = [PowJob {
+            out: &mut out,
+            base: &base,
+            exp: &exp,
+            modulus: &m52,
+        }];
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_form(token, form, &mut jobs, 5)
+        }));
+        assert!(call.is_err(), "{form:?} took {digits} digits");
+    }
+}
+
+#[test]
+fn duo_matches_num_bigint_at_every_duo_size() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(54);
+    for &digits in &DUO_DIGITS {
+        // The largest modulus the count takes, and one just above the previous count.
+        let top = (52 * digits - 2) as u64;
+        for bits in [top, top - 4 * 52 + 1] {
+            let mut moduli = edge_moduli(bits);
+            moduli.push(random_modulus(&mut rng, bits));
+            for count in [1usize, 2] {
+                for elen in [0usize, 1, 17, (bits as usize).div_ceil(8)] {
+                    let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..count)
+                        .map(|i| {
+                            let n = moduli[(i + count + elen) % moduli.len()].clone();
+                            let b = match (i + elen) % 4 {
+                                0 => rng.gen_biguint_below(&n),
+                                1 => BigUint::from(0u32),
+                                2 => &n - 1u32,
+                                _ => BigUint::from(1u32),
+                            };
+                            let e: Vec<u8> = (0..elen).map(|_| rng.gen()).collect();
+                            (n, b, e)
+                        })
+                        .collect();
+                    let window = ifma::window_for(elen * 8, digits);
+                    check_call(token, Form::Duo, digits, &jobs, window);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn duo_every_window_and_all_ones_exponents() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(55);
+    for bits in [1024u64, 2048] {
+        let digits = ifma_duo::duo_digits_for(bits as usize).unwrap();
+        for window in 1..=7 {
+            let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..2)
+                .map(|i| {
+                    let n = random_modulus(&mut rng, bits);
+                    let b = rng.gen_biguint_below(&n);
+                    let e = if i == 0 {
+                        vec![0xff; (bits / 8) as usize]
+                    } else {
+                        (0..bits / 8).map(|_| rng.gen()).collect()
+                    };
+                    (n, b, e)
+                })
+                .collect();
+            check_call(token, Form::Duo, digits, &jobs, window);
+        }
+    }
 }
 
 #[test]
@@ -171,7 +272,7 @@ fn both_forms_refuse_calls_of_mixed_shapes() {
     let m52 = Modulus52::new(&m, 20).unwrap();
     let base = vec![3u64; 16];
     let (short, long) = (vec![0x35u8; 127], vec![0x35u8; 128]);
-    for form in [Form::Lanes, Form::Pair] {
+    for form in [Form::Lanes, Form::Pair, Form::Duo] {
         // Exponents of two lengths, a window out of range, no job at all.
         for (exps, window) in [(vec![&long, &short], 5), (vec![&long], 0), (vec![], 5)] {
             let mut outs = vec![vec![0u64; 16]; exps.len()];
@@ -185,9 +286,8 @@ fn both_forms_refuse_calls_of_mixed_shapes() {
                     modulus: &m52,
                 })
                 .collect();
-            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match form {
-                Form::Lanes => ifma::pow_lanes(token, &mut jobs, window),
-                Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, &mut jobs, window),
+            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_form(token, form, &mut jobs, window)
             }));
             assert!(
                 call.is_err(),
@@ -325,11 +425,14 @@ fn pss_sign_batch_verifies_and_matches_unsalted_singles() {
     bad[4] = &hashes[0][..31];
     assert_eq!(
         salted.sign_batch(Some(&mut rng), &key, &bad),
-        Err(Error::InputOutOfRange)
+        Err(Error::InputOutOfRange(InputFault::DigestLength {
+            len: 31,
+            expected: 32
+        }))
     );
     assert_eq!(
         salted.sign_batch(None, &key, &refs),
-        Err(Error::UnsupportedParameter)
+        Err(Error::UnsupportedParameter(ParameterFault::RngRequired))
     );
     assert!(salted
         .sign_batch(Some(&mut rng), &key, &[])
@@ -413,6 +516,69 @@ fn public_exponent_lanes_match_num_bigint() {
                         big(&outs[i]),
                         bases[i].modpow(&ev, &moduli[i]),
                         "{bits} e {e:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn duo_public_exponent_matches_num_bigint() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for &digits in &DUO_DIGITS {
+        let bits = (52 * digits - 2) as u64;
+        let s = limbs_needed::<u64>(&(BigUint::from(1u32) << bits));
+        let moduli: Vec<BigUint> = (0..2).map(|_| random_modulus(&mut rng, bits)).collect();
+        let m: Vec<Modulus<u64>> = moduli
+            .iter()
+            .map(|n| Modulus::new(&limbs::<u64>(n, s)).unwrap())
+            .collect();
+        let m52: Vec<Modulus52> = m
+            .iter()
+            .map(|m| Modulus52::new(m, digits).unwrap())
+            .collect();
+        let exps: [&[u8]; 6] = [
+            &[],
+            &[1],
+            &[3],
+            &[1, 0, 1],
+            &[0x80, 0, 0, 0],
+            &[0xde, 0xad, 0xbe, 0xef, 0x01],
+        ];
+        for e in exps {
+            for count in [1, 2] {
+                let bases: Vec<BigUint> = moduli[..count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        if i == 0 {
+                            n - 1u32
+                        } else {
+                            rng.gen_biguint_below(n)
+                        }
+                    })
+                    .collect();
+                let base_limbs: Vec<Vec<u64>> = bases.iter().map(|b| limbs(b, s)).collect();
+                let mut outs = vec![vec![0u64; s]; count];
+                let mut jobs: Vec<PowJob<'_>> = outs
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, out)| PowJob {
+                        out,
+                        base: &base_limbs[i],
+                        exp: &[],
+                        modulus: &m52[i],
+                    })
+                    .collect();
+                ifma_duo::pow_duo_public_vartime(token, &mut jobs, e);
+                let ev = BigUint::from_bytes_be(e);
+                for i in 0..count {
+                    assert_eq!(
+                        big(&outs[i]),
+                        bases[i].modpow(&ev, &moduli[i]),
+                        "{digits} digits, e {e:?}, job {i} of {count}"
                     );
                 }
             }

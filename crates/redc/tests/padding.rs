@@ -10,7 +10,9 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::mgf::mgf1_xor;
-use redc::rsa::{Error, HashAlg, Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
+use redc::rsa::{
+    Error, HashAlg, InputFault, Oaep, ParameterFault, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss,
+};
 
 // ---------------------------------------------------------------------------------------------
 // A tiny RSA for the tests.
@@ -154,7 +156,10 @@ fn pkcs1v15_sign_verify_every_hash() {
             // A digest of the wrong length is a caller error.
             assert_eq!(
                 padding.verify_em(&m, &hashed[1..]),
-                Err(Error::InputOutOfRange)
+                Err(Error::InputOutOfRange(InputFault::DigestLength {
+                    len: h.output_size() - 1,
+                    expected: h.output_size()
+                }))
             );
         }
     }
@@ -209,7 +214,10 @@ fn pkcs1v15_key_too_small_for_hash() {
     // 62-byte modulus: SHA-512's T is 83 bytes.
     let p = Pkcs1v15Sign::from_hash(HashAlg::Sha512);
     let hashed = HashAlg::Sha512.digest(b"");
-    assert_eq!(p.encode(&hashed, 62), Err(Error::MessageTooLong));
+    assert_eq!(
+        p.encode(&hashed, 62),
+        Err(Error::MessageTooLong { len: 83, max: 51 })
+    );
     assert_eq!(p.verify_em(&[0u8; 62], &hashed), Err(Error::Verification));
 }
 
@@ -269,7 +277,11 @@ fn pss_sign_verify_every_hash_and_salt() {
             let salt = vec![0u8; max_salt + 1];
             assert_eq!(
                 Pss::from_hash(h).encode_with_salt(&hashed, &salt, key.bits),
-                Err(Error::UnsupportedParameter)
+                Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+                    salt_len: max_salt + 1,
+                    hash_len: h.output_size(),
+                    em_len: (key.bits - 1).div_ceil(8)
+                }))
             );
         }
     }
@@ -342,7 +354,10 @@ fn oaep_encrypt_decrypt_every_hash() {
                 let oaep = Oaep::from_hash(h, label.clone());
                 let Some(max) = oaep.max_message_len(key.k) else {
                     // A 1025-bit modulus is too small for OAEP-SHA-512 (k < 2·64 + 2).
-                    assert_eq!(oaep.pad(&mut rng, &[], key.k), Err(Error::MessageTooLong));
+                    assert_eq!(
+                        oaep.pad(&mut rng, &[], key.k),
+                        Err(Error::MessageTooLong { len: 0, max: 0 })
+                    );
                     continue;
                 };
                 for len in [0, 1, max / 2, max] {
@@ -357,7 +372,7 @@ fn oaep_encrypt_decrypt_every_hash() {
                 }
                 assert_eq!(
                     oaep.pad(&mut rng, &vec![0; max + 1], key.k),
-                    Err(Error::MessageTooLong)
+                    Err(Error::MessageTooLong { len: max + 1, max })
                 );
             }
         }
@@ -455,7 +470,10 @@ fn pkcs1v15_encrypt_decrypt() {
         }
         assert_eq!(
             Pkcs1v15Encrypt.pad(&mut rng, &vec![1; key.k - 10], key.k),
-            Err(Error::MessageTooLong)
+            Err(Error::MessageTooLong {
+                len: key.k - 10,
+                max: key.k - 11
+            })
         );
         // A random ciphertext is (overwhelmingly) invalid, with the one error.
         for _ in 0..8 {

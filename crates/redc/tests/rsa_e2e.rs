@@ -186,7 +186,7 @@ fn oaep_encrypt_decrypt_every_hash() {
                         Oaep::from_hash(h, label.clone()),
                         &vec![0; max + 1]
                     ),
-                    Err(Error::MessageTooLong)
+                    Err(Error::MessageTooLong { len: max + 1, max })
                 );
             }
         }
@@ -239,7 +239,7 @@ fn pkcs1v15_encrypt_decrypt() {
         }
         assert_eq!(
             public.encrypt(&mut rng, Pkcs1v15Encrypt, &[0; 246]),
-            Err(Error::MessageTooLong)
+            Err(Error::MessageTooLong { len: 246, max: 245 })
         );
         assert_eq!(
             key.decrypt(Pkcs1v15Encrypt, &[0xff; 256]),

@@ -7,7 +7,7 @@ use num_traits::One;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::prime::is_probable_prime_vartime;
-use redc::rsa::{BoxedUint, Error, RsaPrivateKey};
+use redc::rsa::{BoxedUint, Error, ExponentFault, RsaPrivateKey};
 
 fn big(x: &BoxedUint) -> BigUint {
     BigUint::from_bytes_be(&x.to_be_bytes())
@@ -81,35 +81,72 @@ fn other_exponents() {
 #[test]
 fn parameter_errors() {
     let mut rng = ChaCha20Rng::seed_from_u64(12);
-    assert_eq!(
-        RsaPrivateKey::new(&mut rng, 512).unwrap_err(),
-        Error::KeySize
-    );
-    assert_eq!(
-        RsaPrivateKey::new(&mut rng, 1023).unwrap_err(),
-        Error::KeySize
-    );
-    assert_eq!(
-        RsaPrivateKey::new(&mut rng, 16385).unwrap_err(),
-        Error::KeySize
-    );
-    for (bits, nprimes) in [(1024, 1), (1024, 4), (4095, 4), (4096, 5), (8192, 6)] {
+    for bits in [512, 1023, 16385] {
+        let err = RsaPrivateKey::new(&mut rng, bits).unwrap_err();
         assert_eq!(
-            RsaPrivateKey::new_multi_prime(&mut rng, bits, nprimes).unwrap_err(),
-            Error::PrimeCount,
-            "{bits} bits, {nprimes} primes"
+            err,
+            Error::KeySize {
+                bits,
+                min: 1024,
+                max: 16384
+            }
+        );
+        let limit = if bits < 1024 {
+            "below the 1024-bit minimum"
+        } else {
+            "above the 16384-bit maximum"
+        };
+        assert_eq!(
+            err.to_string(),
+            format!("modulus of {bits} bits is {limit}")
         );
     }
-    for e in [0u64, 1, 2, 65536] {
+    for (bits, nprimes, max) in [
+        (1024, 1, 3),
+        (1024, 4, 3),
+        (4095, 4, 3),
+        (4096, 5, 4),
+        (8192, 6, 5),
+    ] {
+        let err = RsaPrivateKey::new_multi_prime(&mut rng, bits, nprimes).unwrap_err();
+        assert_eq!(
+            err,
+            Error::PrimeCount {
+                primes: nprimes,
+                bits,
+                max
+            },
+            "{bits} bits, {nprimes} primes"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("{nprimes} primes are not supported for a {bits}-bit key (2 to {max})")
+        );
+    }
+    for (e, fault) in [
+        (0u64, ExponentFault::TooSmall),
+        (1, ExponentFault::TooSmall),
+        (2, ExponentFault::Even),
+        (65536, ExponentFault::Even),
+    ] {
         assert_eq!(
             RsaPrivateKey::new_with_exp(&mut rng, 1024, &BoxedUint::from_u64(e)).unwrap_err(),
-            Error::PublicExponent
+            Error::PublicExponent(fault),
+            "e = {e}"
         );
     }
     let huge_e = BoxedUint::from_be_bytes(&[0xff; 33]);
+    let err = RsaPrivateKey::new_with_exp(&mut rng, 1024, &huge_e).unwrap_err();
     assert_eq!(
-        RsaPrivateKey::new_with_exp(&mut rng, 1024, &huge_e).unwrap_err(),
-        Error::PublicExponent
+        err,
+        Error::PublicExponent(ExponentFault::TooLarge {
+            bits: 264,
+            max: 256
+        })
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid public exponent: e of 264 bits is above the 256-bit maximum for key generation"
     );
 }
 

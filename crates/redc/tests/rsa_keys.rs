@@ -12,8 +12,8 @@ use rand_chacha::ChaCha20Rng;
 use redc::rsa::pkcs1::LineEnding;
 use redc::rsa::{
     BoxedUint, DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey,
-    EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, Error,
-    RsaPrivateKey, RsaPublicKey,
+    EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, EncodingFault,
+    Error, ExponentFault, KeyFault, KeyFormat, RsaPrivateKey, RsaPublicKey,
 };
 
 fn big(x: &BoxedUint) -> BigUint {
@@ -113,45 +113,46 @@ fn validation_rejects_inconsistencies() {
     let (p, q) = (&primes[0], &primes[1]);
     let other = &keys()[1];
     let one = BigUint::from(1u32);
+    let invalid = |f| Error::InvalidKey(f);
     // Wrong d.
     assert_eq!(
         from_big(&n, &e, &(&d + 2u32), &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::ExponentMismatch { index: 0 })
     );
     assert_eq!(
         from_big(&n, &e, &BigUint::from(0u32), &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::PrivateExponentRange)
     );
     assert_eq!(
         from_big(&n, &e, &(&n + 1u32), &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::PrivateExponentRange)
     );
     // n ≠ ∏ p.
     assert_eq!(
         from_big(&big(other.n()), &e, &d, &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::ModulusNotProduct)
     );
     assert_eq!(
         from_big(&n, &e, &d, &[p.clone(), q + 2u32]).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::ModulusNotProduct)
     );
     // Even e, e = 1, e ≥ n.
     assert_eq!(
         from_big(&n, &BigUint::from(65536u32), &d, &primes).unwrap_err(),
-        Error::PublicExponent
+        Error::PublicExponent(ExponentFault::Even)
     );
     assert_eq!(
         from_big(&n, &one, &d, &primes).unwrap_err(),
-        Error::PublicExponent
+        Error::PublicExponent(ExponentFault::TooSmall)
     );
     assert_eq!(
         from_big(&n, &(&n + 2u32), &d, &primes).unwrap_err(),
-        Error::PublicExponent
+        Error::PublicExponent(ExponentFault::NotBelowModulus)
     );
     // A valid exponent that does not match d.
     assert_eq!(
         from_big(&n, &BigUint::from(3u32), &d, &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::ExponentMismatch { index: 0 })
     );
     // p = q (n = p²), and a "prime" of 1.
     let p2 = p * p;
@@ -159,48 +160,60 @@ fn validation_rejects_inconsistencies() {
     let dd = e.modinv(&lambda).unwrap();
     assert_eq!(
         from_big(&p2, &e, &dd, &[p.clone(), p.clone()]).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::RepeatedPrime { index: 0, other: 1 })
     );
     assert_eq!(
         from_big(&n, &e, &d, &[n.clone(), one.clone()]).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::PrimeTooSmall { index: 1, bits: 1 })
     );
     // Prime counts.
     assert_eq!(
         from_big(&n, &e, &d, std::slice::from_ref(&n)).unwrap_err(),
-        Error::PrimeCount
+        Error::PrimeCount {
+            primes: 1,
+            bits: 1024,
+            max: 3
+        }
     );
     let (n3, e3, d3, primes3) = components(&keys()[1]);
     let mut four = primes3.clone();
     four.push(BigUint::from(3u32));
+    let n4 = &n3 * 3u32;
     assert_eq!(
-        from_big(&(&n3 * 3u32), &e3, &d3, &four).unwrap_err(),
-        Error::PrimeCount
+        from_big(&n4, &e3, &d3, &four).unwrap_err(),
+        Error::PrimeCount {
+            primes: 4,
+            bits: n4.bits() as usize,
+            max: 3
+        }
     );
     // Even n, absurd sizes.
     assert_eq!(
         from_big(&(&n + 1u32), &e, &d, &primes).unwrap_err(),
-        Error::InvalidKey
+        invalid(KeyFault::EvenModulus)
     );
+    let size = |bits| Error::KeySize {
+        bits,
+        min: 512,
+        max: 16384,
+    };
     let small = (BigUint::from(1u32) << 400u32) + 1u32;
-    assert_eq!(
-        from_big(&small, &e, &d, &primes).unwrap_err(),
-        Error::KeySize
-    );
+    assert_eq!(from_big(&small, &e, &d, &primes).unwrap_err(), size(401));
     let huge = (BigUint::from(1u32) << 16400u32) + 1u32;
-    assert_eq!(
-        from_big(&huge, &e, &d, &primes).unwrap_err(),
-        Error::KeySize
-    );
+    assert_eq!(from_big(&huge, &e, &d, &primes).unwrap_err(), size(16401));
     assert_eq!(
         RsaPublicKey::new(uint(&huge), uint(&e)).unwrap_err(),
-        Error::KeySize
+        size(16401)
     );
     // Three primes below 1024 bits are refused before anything else is looked at.
     let n900 = (BigUint::from(1u32) << 899u32) + 1u32;
     assert_eq!(
         from_big(&n900, &e, &d, &[p.clone(), q.clone(), p.clone()]).unwrap_err(),
-        Error::PrimeCount
+        Error::PrimeCount {
+            primes: 3,
+            bits: 900,
+            max: 2
+        }
     );
 }
 
@@ -231,7 +244,31 @@ fn der_with_wrong_crt_values_is_rejected() {
                 RsaPrivateKey::from_pkcs1_der(&bytes).is_err(),
                 "case {case}"
             );
+            // redc's own decoder names the field (the swapped primes no longer match dP).
+            let want = match case {
+                0 | 4 => KeyFault::CrtExponent { index: 0 },
+                1 => KeyFault::CrtExponent { index: 1 },
+                2 => KeyFault::CrtCoefficient { index: 0 },
+                _ => KeyFault::ExponentMismatch { index: 0 },
+            };
+            assert_eq!(
+                RsaPrivateKey::from_der(&bytes).unwrap_err(),
+                Error::InvalidKey(want),
+                "case {case}"
+            );
         }
+        // The example: a PKCS#1 key whose qInv is not q⁻¹ mod p, as PEM.
+        let mut bad = good.clone();
+        bad.coefficient = der::asn1::UintRef::new(&qi).unwrap();
+        let pem = der::SecretDocument::try_from(bad)
+            .unwrap()
+            .to_pem("RSA PRIVATE KEY", LineEnding::LF)
+            .unwrap();
+        let err = RsaPrivateKey::from_pem(&pem).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid key: coefficient (qInv) is not q⁻¹ mod p"
+        );
         if let Some(others) = &good.other_prime_infos {
             let e3 = bump(others[0].exponent.as_bytes());
             let t3 = bump(others[0].coefficient.as_bytes());
@@ -248,10 +285,20 @@ fn der_with_wrong_crt_values_is_rejected() {
                     RsaPrivateKey::from_pkcs1_der(&bytes).is_err(),
                     "other {which}"
                 );
+                let want = if which == 0 {
+                    KeyFault::CrtExponent { index: 2 }
+                } else {
+                    KeyFault::CrtCoefficient { index: 2 }
+                };
+                assert_eq!(
+                    RsaPrivateKey::from_der(&bytes).unwrap_err(),
+                    Error::InvalidKey(want)
+                );
             }
         }
-        // The untouched document still loads.
+        // The untouched document still loads, both ways.
         assert!(RsaPrivateKey::from_pkcs1_der(&good.to_der().unwrap()).is_ok());
+        assert!(RsaPrivateKey::from_der(&good.to_der().unwrap()).is_ok());
     }
 }
 
@@ -326,16 +373,37 @@ fn pkcs8_with_another_algorithm_is_an_error() {
         );
         let bytes = info.to_der().unwrap();
         assert!(RsaPrivateKey::from_pkcs8_der(&bytes).is_err());
-        // Through the crate's error type it is an Encoding error.
+        // Through the crate's error type it is an Encoding error wrapping pkcs8's.
         let r: Result<RsaPrivateKey, Error> =
             RsaPrivateKey::from_pkcs8_der(&bytes).map_err(Error::from);
-        assert_eq!(r.unwrap_err(), Error::Encoding);
+        assert!(
+            matches!(r, Err(Error::Encoding(EncodingFault::Pkcs8(_)))),
+            "{r:?}"
+        );
+        // redc's decoder names the algorithm found.
+        let oid = der::oid::ObjectIdentifier::new_unwrap(oid);
+        assert_eq!(
+            RsaPrivateKey::from_der(&bytes).unwrap_err(),
+            Error::Encoding(EncodingFault::Algorithm {
+                format: KeyFormat::Pkcs8Private,
+                oid
+            })
+        );
     }
+    // "garbage" is not a SEQUENCE: pkcs8 says which tag it found.
+    let r = RsaPrivateKey::from_pkcs8_der(b"garbage").map_err(Error::from);
+    assert!(
+        matches!(
+            r,
+            Err(Error::Encoding(EncodingFault::Pkcs8(
+                redc::rsa::pkcs8::Error::Asn1(_)
+            )))
+        ),
+        "{r:?}"
+    );
     assert_eq!(
-        RsaPrivateKey::from_pkcs8_der(b"garbage")
-            .map_err(Error::from)
-            .unwrap_err(),
-        Error::Encoding
+        RsaPrivateKey::from_der(b"garbage").unwrap_err(),
+        Error::Encoding(EncodingFault::Unrecognized)
     );
 }
 

@@ -6,7 +6,7 @@
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use redc::rsa::{BoxedUint, Error, PrivateMode, RsaPrivateKey};
+use redc::rsa::{BoxedUint, Error, InputFault, PrivateMode, RsaPrivateKey};
 
 fn big(x: &BoxedUint) -> BigUint {
     BigUint::from_bytes_be(&x.to_be_bytes())
@@ -119,14 +119,19 @@ fn fault_check_and_input_range() {
         // The same input goes through without the fault.
         assert!(key.raw_private(None, &x).is_ok());
         // Inputs ≥ n or longer than k bytes are rejected.
-        for bad in [padded(&n, k), padded(&(&n + 1u32), k), vec![1u8; k + 1]] {
+        let too_long = InputFault::TooLong { len: k + 1, max: k };
+        for (bad, fault) in [
+            (padded(&n, k), InputFault::NotBelowModulus),
+            (padded(&(&n + 1u32), k), InputFault::NotBelowModulus),
+            (vec![1u8; k + 1], too_long),
+        ] {
             assert_eq!(
                 key.raw_private(None, &bad).unwrap_err(),
-                Error::InputOutOfRange
+                Error::InputOutOfRange(fault)
             );
             assert_eq!(
                 key.public_key().raw_public(&bad).unwrap_err(),
-                Error::InputOutOfRange
+                Error::InputOutOfRange(fault)
             );
         }
         // A leading zero beyond k bytes is still too long.

@@ -68,9 +68,9 @@ pub fn algorithms(ctx: &Ctx) -> Result<Table, String> {
         for &be in &backends {
             ctx.step(format!("algorithms: backend {} {bits}", be.name()));
             let k = be.kernel().map_err(|e| format!("{}: {e}", be.name()))?;
-            let ns = mul_ns(&ctx.budget, &o64, k.mul);
+            let ns = mul_ns(&ctx.budget, &o64, k.mul());
             t.rows.push(Row {
-                algorithm: Some(k.name.into()),
+                algorithm: Some(k.name().into()),
                 word: Some(64),
                 backend: Some(be.name().into()),
                 ..Row::new(bits, ns)
@@ -89,14 +89,14 @@ pub fn algorithms(ctx: &Ctx) -> Result<Table, String> {
 
 /// `redc-by-size`: one REDC with the production kernel of the active backend.
 pub fn redc_by_size(ctx: &Ctx) -> Result<Table, String> {
-    let be = Backend::active().map_err(|e| format!("REDC_BACKEND: {e}"))?;
+    let be = Backend::active().map_err(|e| e.to_string())?;
     let k = be.kernel().map_err(|e| format!("{}: {e}", be.name()))?;
     let mut t = Table::new(
         "redc-by-size",
         &format!(
             "One REDC (Montgomery multiplication) with the production kernel of the active backend ({}, kernel {})",
             be.name(),
-            k.name
+            k.name()
         ),
         report::PAPER_002_T3,
         "us",
@@ -105,14 +105,14 @@ pub fn redc_by_size(ctx: &Ctx) -> Result<Table, String> {
     for bits in ctx.mode.sizes(&REDC_SIZES, 2) {
         ctx.step(format!("redc-by-size: {bits}"));
         let o = Operands::<u64>::random(&mut rng, bits)?;
-        let ns = mul_ns(&ctx.budget, &o, k.mul);
+        let ns = mul_ns(&ctx.budget, &o, k.mul());
         t.rows.push(Row::new(bits, ns / 1000.0));
         ctx.done();
     }
     t.notes.push(format!(
         "Backend `{}` (kernel `{}`); set `REDC_BACKEND` to measure another.",
         be.name(),
-        k.name
+        k.name()
     ));
     Ok(t)
 }

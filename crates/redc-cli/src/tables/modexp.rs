@@ -143,13 +143,13 @@ pub fn reduction(ctx: &Ctx) -> Result<Table, String> {
 /// `exponentiation`: binary, m-ary (m = 16), sliding window (5) and constant-time fixed window
 /// (5) with the active backend's production kernel.
 pub fn exponentiation(ctx: &Ctx) -> Result<Table, String> {
-    let be = Backend::active().map_err(|e| format!("REDC_BACKEND: {e}"))?;
+    let be = Backend::active().map_err(|e| e.to_string())?;
     let k = be.kernel().map_err(|e| format!("{}: {e}", be.name()))?;
     let mut t = Table::new(
         "exponentiation",
         &format!(
             "Modular exponentiation methods (full-length exponent, kernel {} of backend {})",
-            k.name,
+            k.name(),
             be.name()
         ),
         report::PAPER_EXP,

@@ -31,7 +31,7 @@ pub fn private_op_us(
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
             ctx.step(format!("generating a {bits}-bit {nprimes}-prime key"));
-            let key = RsaPrivateKey::new_multi_prime(&mut rand_core::OsRng, bits, nprimes)
+            let key = RsaPrivateKey::new_multi_prime(&mut redc::rsa::OsRng, bits, nprimes)
                 .map_err(|e| format!("{bits}-bit {nprimes}-prime key generation: {e}"))?;
             e.insert(key)
         }

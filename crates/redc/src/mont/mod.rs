@@ -53,24 +53,69 @@ pub const fn scratch_len(s: usize) -> usize {
 }
 
 /// A multiplication and a squaring kernel that the exponentiation layer is handed.
+///
+/// Opaque: a kernel is only ever made of the library's own functions, by
+/// [`Kernel::portable`] (one algorithm of the papers) or
+/// [`Backend::kernel`](backend::Backend::kernel) (a backend's production kernel), so no code
+/// outside the crate can put a function of its own into a key. Its parts can be read (and
+/// called) through the accessors.
+///
+/// ```
+/// use redc::mont::{Algorithm, Kernel, Modulus, SqrVariant};
+///
+/// let m = Modulus::<u64>::new(&[0xffff_ffff_ffff_ffc5])?; // the largest 64-bit prime
+/// let k = Kernel::portable(Algorithm::Fios, SqrVariant::Koc);
+/// assert_eq!(k.name(), "fios");
+/// // REDC(3, 5) = 3·5·R⁻¹ mod n; with R² mod n, REDC(REDC(3, 5), R²) = 15.
+/// let x = m.mont_mul(&[3], &[5], &k);
+/// assert_eq!(m.mont_mul(&x, m.rr(), &k), [15]);
+/// # Ok::<(), redc::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel<W: Word> {
     /// Montgomery multiplication.
-    pub mul: MulFn<W>,
+    pub(crate) mul: MulFn<W>,
     /// Montgomery squaring.
-    pub sqr: SqrFn<W>,
+    pub(crate) sqr: SqrFn<W>,
     /// A short name for reports (`"cios+modern"`, `"mulx"`, ...).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// The almost Montgomery multiplication and squaring (see the module documentation), if
     /// the backend has them.
-    pub almost: Option<(MulFn<W>, SqrFn<W>)>,
+    pub(crate) almost: Option<(MulFn<W>, SqrFn<W>)>,
     /// Whether the private operation may run its independent exponentiations side by side in
     /// AVX-512 IFMA lanes (`backend::ifma`). Only the ifma backend's kernel sets it, after the
     /// CPU proved it has the extensions; `mul` and `sqr` are then the MULX kernel's.
-    pub lanes: bool,
+    pub(crate) lanes: bool,
 }
 
 impl<W: Word> Kernel<W> {
+    /// The Montgomery multiplication (the kernel contract of the module documentation).
+    pub fn mul(&self) -> MulFn<W> {
+        self.mul
+    }
+
+    /// The Montgomery squaring (the kernel contract of the module documentation).
+    pub fn sqr(&self) -> SqrFn<W> {
+        self.sqr
+    }
+
+    /// A short name for reports (`"cios"`, `"portable"`, `"mulx"`, `"ifma"`, ...).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The almost Montgomery multiplication and squaring (see the module documentation), if
+    /// the kernel has them.
+    pub fn almost(&self) -> Option<(MulFn<W>, SqrFn<W>)> {
+        self.almost
+    }
+
+    /// Whether the private operation runs its exponentiations side by side in AVX-512 IFMA
+    /// lanes with this kernel (the ifma backend's, only after the CPU proved the extensions).
+    pub fn lanes(&self) -> bool {
+        self.lanes
+    }
+
     /// The portable kernel made of one REDC algorithm and one squaring variant.
     pub fn portable(algo: Algorithm, sqr: SqrVariant) -> Self {
         Kernel {
@@ -268,8 +313,8 @@ impl<W: Word> Modulus<W> {
     /// Test hook: calls `f(address, byte length)` for each buffer that is secret when the
     /// modulus is a secret prime (`n`, `n0`, `R² mod n`, `R mod n`), for the secret-taint and
     /// zeroization tests.
-    #[doc(hidden)]
-    pub fn for_each_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
+    #[cfg(feature = "test-hooks")]
+    pub(crate) fn for_each_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
         let w = core::mem::size_of::<W>();
         for v in [&self.n, &self.rr, &self.one] {
             f(v.as_ptr() as *const u8, v.len() * w);

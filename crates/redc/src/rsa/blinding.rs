@@ -62,6 +62,7 @@ impl Clone for BlindingCache {
 
 impl BlindingCache {
     /// Test hook: the address and byte length of each buffer of the cached pair.
+    #[cfg(feature = "test-hooks")]
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
         #[cfg(feature = "std")]
         {

@@ -14,6 +14,14 @@
 //! checked against the recomputed ones. A key whose algorithm is not `rsaEncryption` is
 //! rejected. Multi-prime keys are written as PKCS#1 version 1 (`multi`) with
 //! `OtherPrimeInfos`.
+//!
+//! The RustCrypto traits return those crates' error types, which have no room for what is
+//! wrong with a key (an inconsistent key is "PKCS#8 cryptographic key data malformed", even
+//! when it was read as PKCS#1). [`RsaPrivateKey::from_pem`], [`RsaPrivateKey::from_der`] and
+//! their [`RsaPublicKey`] counterparts detect the format ([`KeyFormat::detect_pem`],
+//! [`KeyFormat::detect_der`]) and return redc's [`Error`], which names it: the field and
+//! relation ([`KeyFault`](super::KeyFault)), the limit, or the format and where its DER is
+//! malformed ([`EncodingFault`]).
 
 use alloc::vec::Vec;
 
@@ -25,33 +33,137 @@ use zeroize::Zeroizing;
 
 use super::key::{GivenCrt, RsaPrivateKey, RsaPublicKey};
 use super::uint::BoxedUint;
-use super::Error;
+use super::{EncodingFault, Error, KeyFormat};
 
 fn uint(x: UintRef<'_>) -> BoxedUint {
     BoxedUint::from_be_bytes(x.as_bytes())
 }
 
 impl From<pkcs1::Error> for Error {
-    fn from(_: pkcs1::Error) -> Self {
-        Error::Encoding
+    fn from(e: pkcs1::Error) -> Self {
+        Error::Encoding(EncodingFault::Pkcs1(e))
     }
 }
 
 impl From<pkcs8::Error> for Error {
-    fn from(_: pkcs8::Error) -> Self {
-        Error::Encoding
+    fn from(e: pkcs8::Error) -> Self {
+        Error::Encoding(EncodingFault::Pkcs8(e))
     }
 }
 
 impl From<spki::Error> for Error {
-    fn from(_: spki::Error) -> Self {
-        Error::Encoding
+    fn from(e: spki::Error) -> Self {
+        Error::Encoding(EncodingFault::Spki(e))
     }
 }
 
 impl From<der::Error> for Error {
-    fn from(_: der::Error) -> Self {
-        Error::Encoding
+    fn from(e: der::Error) -> Self {
+        Error::Encoding(EncodingFault::Asn1(e))
+    }
+}
+
+/// `format`'s DER (or PEM) did not parse: `error` says where.
+fn malformed(format: KeyFormat) -> impl FnOnce(der::Error) -> Error {
+    move |error| Error::Encoding(EncodingFault::Der { format, error })
+}
+
+impl KeyFormat {
+    /// The format of PEM text, from its label (the first line, `-----BEGIN <label>-----`):
+    /// [`EncodingFault::Encrypted`] for `ENCRYPTED PRIVATE KEY`, [`EncodingFault::PemLabel`]
+    /// for any other label, [`EncodingFault::Unrecognized`] when the text does not start with
+    /// a PEM header. Only the label is read; decoding the rest may still fail.
+    ///
+    /// ```
+    /// use redc::rsa::{Error, EncodingFault, KeyFormat};
+    ///
+    /// let pem = "-----BEGIN RSA PUBLIC KEY-----\nMAA=\n-----END RSA PUBLIC KEY-----\n";
+    /// assert_eq!(KeyFormat::detect_pem(pem), Ok(KeyFormat::Pkcs1Public));
+    /// assert_eq!(
+    ///     KeyFormat::detect_pem("-----BEGIN CERTIFICATE-----\n"),
+    ///     Err(Error::Encoding(EncodingFault::PemLabel))
+    /// );
+    /// ```
+    pub fn detect_pem(pem: &str) -> super::Result<KeyFormat> {
+        let label = pem
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .and_then(|l| l.strip_prefix("-----BEGIN ")?.strip_suffix("-----"))
+            .ok_or(Error::Encoding(EncodingFault::Unrecognized))?;
+        KeyFormat::ALL
+            .into_iter()
+            .find(|f| f.pem_label() == label)
+            .ok_or(Error::Encoding(if label == "ENCRYPTED PRIVATE KEY" {
+                EncodingFault::Encrypted
+            } else {
+                EncodingFault::PemLabel
+            }))
+    }
+
+    /// The format of DER bytes, from their structure: the format whose structure parses, or,
+    /// when none does, the one whose shape the first elements have (so that the error of
+    /// decoding it says what is malformed): `SEQUENCE { SEQUENCE …` is a
+    /// SubjectPublicKeyInfo, `SEQUENCE { INTEGER 0|1, SEQUENCE …` a PKCS#8 PrivateKeyInfo,
+    /// `SEQUENCE { INTEGER 0|1, INTEGER …` a PKCS#1 RSAPrivateKey, and `SEQUENCE { INTEGER …`
+    /// otherwise a PKCS#1 RSAPublicKey. [`EncodingFault::Unrecognized`] if it has none of
+    /// these shapes.
+    pub fn detect_der(der: &[u8]) -> super::Result<KeyFormat> {
+        if pkcs8::PrivateKeyInfo::from_der(der).is_ok() {
+            return Ok(KeyFormat::Pkcs8Private);
+        }
+        if pkcs1::RsaPrivateKey::from_der(der).is_ok() {
+            return Ok(KeyFormat::Pkcs1Private);
+        }
+        if SubjectPublicKeyInfoRef::from_der(der).is_ok() {
+            return Ok(KeyFormat::Spki);
+        }
+        if pkcs1::RsaPublicKey::from_der(der).is_ok() {
+            return Ok(KeyFormat::Pkcs1Public);
+        }
+        shape(der).ok_or(Error::Encoding(EncodingFault::Unrecognized))
+    }
+}
+
+/// One DER header: the tag, the content length and the content that follows (not checked
+/// against the length: the data may be truncated). Short and long length forms up to four
+/// bytes.
+fn header(der: &[u8]) -> Option<(u8, usize, &[u8])> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    if first < 0x80 {
+        return Some((tag, first as usize, rest));
+    }
+    let n = (first & 0x7f) as usize;
+    if n == 0 || n > 4 || rest.len() < n {
+        return None;
+    }
+    let len = rest[..n]
+        .iter()
+        .fold(0usize, |acc, &b| acc << 8 | b as usize);
+    Some((tag, len, &rest[n..]))
+}
+
+/// The format the first elements of `der` suggest (see [`KeyFormat::detect_der`]).
+fn shape(der: &[u8]) -> Option<KeyFormat> {
+    const SEQUENCE: u8 = 0x30;
+    const INTEGER: u8 = 0x02;
+    let (tag, _, body) = header(der)?;
+    if tag != SEQUENCE {
+        return None;
+    }
+    let (tag, len, rest) = header(body)?;
+    match tag {
+        SEQUENCE => Some(KeyFormat::Spki),
+        INTEGER if len == 1 && matches!(rest.first(), Some(0 | 1)) => {
+            match header(&rest[1..]).map(|(t, _, _)| t) {
+                Some(SEQUENCE) => Some(KeyFormat::Pkcs8Private),
+                Some(INTEGER) => Some(KeyFormat::Pkcs1Private),
+                _ => None,
+            }
+        }
+        INTEGER => Some(KeyFormat::Pkcs1Public),
+        _ => None,
     }
 }
 
@@ -63,7 +175,7 @@ impl RsaPrivateKey {
         let mut coefficients = Vec::from([uint(k.coefficient)]);
         if let Some(others) = &k.other_prime_infos {
             if others.is_empty() {
-                return Err(Error::Encoding);
+                return Err(Error::Encoding(EncodingFault::EmptyOtherPrimeInfos));
             }
             for o in others {
                 primes.push(uint(o.prime));
@@ -81,6 +193,70 @@ impl RsaPrivateKey {
                 coefficients,
             }),
         )
+    }
+
+    /// A private key in PEM, PKCS#1 (`RSA PRIVATE KEY`) or PKCS#8 (`PRIVATE KEY`) by its label,
+    /// validated fully, with errors that name what is wrong: the format and where its DER is
+    /// malformed, the component and relation that fails, or the limit exceeded.
+    ///
+    /// ```
+    /// use redc::rsa::pkcs8::LineEnding;
+    /// use redc::rsa::{EncodeRsaPrivateKey, Error, KeyFault, OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+    /// let pem = key.to_pkcs1_pem(LineEnding::LF)?;
+    /// assert_eq!(RsaPrivateKey::from_pem(&pem)?.to_public_key(), key.to_public_key());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_pem(pem: &str) -> super::Result<Self> {
+        let format = KeyFormat::detect_pem(pem)?;
+        if !format.is_private() {
+            return Err(Error::Encoding(EncodingFault::WrongKind { format }));
+        }
+        let (_, der) = der::pem::decode_vec(pem.as_bytes())
+            .map_err(|e| malformed(format)(der::Error::from(e)))?;
+        let der = Zeroizing::new(der);
+        Self::from_der_as(&der, format)
+    }
+
+    /// A private key in DER, PKCS#1 or PKCS#8 by its structure ([`KeyFormat::detect_der`]),
+    /// validated fully, with errors that name what is wrong (see
+    /// [`RsaPrivateKey::from_pem`]).
+    pub fn from_der(der: &[u8]) -> super::Result<Self> {
+        Self::from_der_as(der, KeyFormat::detect_der(der)?)
+    }
+
+    /// A private key in the DER of `format` ([`EncodingFault::WrongKind`] for a public one).
+    fn from_der_as(der: &[u8], format: KeyFormat) -> super::Result<Self> {
+        match format {
+            KeyFormat::Pkcs1Private => Self::from_pkcs1_der_checked(der),
+            KeyFormat::Pkcs8Private => Self::from_pkcs8_der_checked(der),
+            _ => Err(Error::Encoding(EncodingFault::WrongKind { format })),
+        }
+    }
+
+    /// A PKCS#1 `RSAPrivateKey` from DER, with redc's errors.
+    fn from_pkcs1_der_checked(der: &[u8]) -> super::Result<Self> {
+        let k = pkcs1::RsaPrivateKey::from_der(der).map_err(malformed(KeyFormat::Pkcs1Private))?;
+        Self::from_pkcs1_struct(&k)
+    }
+
+    /// A PKCS#8 `PrivateKeyInfo` holding an `rsaEncryption` key, from DER, with redc's errors.
+    fn from_pkcs8_der_checked(der: &[u8]) -> super::Result<Self> {
+        let info =
+            pkcs8::PrivateKeyInfo::from_der(der).map_err(malformed(KeyFormat::Pkcs8Private))?;
+        Self::from_pkcs8_info(&info)
+    }
+
+    /// The key inside a parsed `PrivateKeyInfo`, whose algorithm MUST be `rsaEncryption`.
+    fn from_pkcs8_info(info: &pkcs8::PrivateKeyInfo<'_>) -> super::Result<Self> {
+        if info.algorithm.oid != pkcs1::ALGORITHM_OID {
+            return Err(Error::Encoding(EncodingFault::Algorithm {
+                format: KeyFormat::Pkcs8Private,
+                oid: info.algorithm.oid,
+            }));
+        }
+        Self::from_pkcs1_der_checked(info.private_key)
     }
 
     /// The PKCS#1 `RSAPrivateKey` DER (version `multi` with `OtherPrimeInfos` for more than two
@@ -127,11 +303,17 @@ impl TryFrom<pkcs8::PrivateKeyInfo<'_>> for RsaPrivateKey {
 
     /// Decodes and validates the PKCS#1 key inside a PKCS#8 `PrivateKeyInfo` whose algorithm
     /// MUST be `rsaEncryption`.
+    ///
+    /// The `pkcs8` error type has no room for what is wrong with an inconsistent key (it is
+    /// `KeyMalformed`); [`RsaPrivateKey::from_der`] and [`RsaPrivateKey::from_pem`] say it.
     fn try_from(info: pkcs8::PrivateKeyInfo<'_>) -> pkcs8::Result<Self> {
-        info.algorithm.assert_algorithm_oid(pkcs1::ALGORITHM_OID)?;
-        let k = pkcs1::RsaPrivateKey::from_der(info.private_key)
-            .map_err(|_| pkcs8::Error::KeyMalformed)?;
-        RsaPrivateKey::from_pkcs1_struct(&k).map_err(|_| pkcs8::Error::KeyMalformed)
+        RsaPrivateKey::from_pkcs8_info(&info).map_err(|e| match e {
+            Error::Encoding(EncodingFault::Algorithm { oid, .. }) => {
+                pkcs8::Error::PublicKey(spki::Error::OidUnknown { oid })
+            }
+            Error::Encoding(EncodingFault::Der { error, .. }) => pkcs8::Error::Asn1(error),
+            _ => pkcs8::Error::KeyMalformed,
+        })
     }
 }
 
@@ -145,6 +327,77 @@ impl pkcs8::EncodePrivateKey for RsaPrivateKey {
 }
 
 impl RsaPublicKey {
+    /// A public key in PEM, SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`)
+    /// by its label, validated, with errors that name what is wrong: the format and where its
+    /// DER is malformed, or the limit exceeded.
+    ///
+    /// ```
+    /// use redc::rsa::pkcs8::LineEnding;
+    /// use redc::rsa::{EncodePublicKey, Error, EncodingFault, KeyFormat, OsRng, RsaPrivateKey, RsaPublicKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?.to_public_key();
+    /// let pem = key.to_public_key_pem(LineEnding::LF)?;
+    /// assert_eq!(RsaPublicKey::from_pem(&pem)?, key);
+    ///
+    /// // A truncated document: the format is known from the label, and the error says so.
+    /// let err = RsaPublicKey::from_pem(&pem[..pem.len() / 2]).unwrap_err();
+    /// assert!(matches!(
+    ///     err,
+    ///     Error::Encoding(EncodingFault::Der { format: KeyFormat::Spki, .. })
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_pem(pem: &str) -> super::Result<Self> {
+        let format = KeyFormat::detect_pem(pem)?;
+        if format.is_private() {
+            return Err(Error::Encoding(EncodingFault::WrongKind { format }));
+        }
+        let (_, der) = der::pem::decode_vec(pem.as_bytes())
+            .map_err(|e| malformed(format)(der::Error::from(e)))?;
+        Self::from_der_as(&der, format)
+    }
+
+    /// A public key in DER, SubjectPublicKeyInfo or PKCS#1 by its structure
+    /// ([`KeyFormat::detect_der`]), validated, with errors that name what is wrong (see
+    /// [`RsaPublicKey::from_pem`]).
+    pub fn from_der(der: &[u8]) -> super::Result<Self> {
+        Self::from_der_as(der, KeyFormat::detect_der(der)?)
+    }
+
+    /// A public key in the DER of `format` ([`EncodingFault::WrongKind`] for a private one).
+    fn from_der_as(der: &[u8], format: KeyFormat) -> super::Result<Self> {
+        match format {
+            KeyFormat::Spki => {
+                let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(malformed(format))?;
+                Self::from_spki(&spki)
+            }
+            KeyFormat::Pkcs1Public => Self::from_pkcs1_der_checked(der),
+            _ => Err(Error::Encoding(EncodingFault::WrongKind { format })),
+        }
+    }
+
+    /// The key inside a parsed SPKI, whose algorithm MUST be `rsaEncryption`.
+    fn from_spki(spki: &SubjectPublicKeyInfoRef<'_>) -> super::Result<Self> {
+        if spki.algorithm.oid != pkcs1::ALGORITHM_OID {
+            return Err(Error::Encoding(EncodingFault::Algorithm {
+                format: KeyFormat::Spki,
+                oid: spki.algorithm.oid,
+            }));
+        }
+        // A BIT STRING with unused bits cannot hold a DER structure.
+        let bytes = spki
+            .subject_public_key
+            .as_bytes()
+            .ok_or_else(|| malformed(KeyFormat::Spki)(der::Tag::BitString.value_error()))?;
+        Self::from_pkcs1_der_checked(bytes)
+    }
+
+    /// A PKCS#1 `RSAPublicKey` from DER, with redc's errors.
+    fn from_pkcs1_der_checked(der: &[u8]) -> super::Result<Self> {
+        let k = pkcs1::RsaPublicKey::from_der(der).map_err(malformed(KeyFormat::Pkcs1Public))?;
+        RsaPublicKey::new(uint(k.modulus), uint(k.public_exponent))
+    }
+
     /// The PKCS#1 `RSAPublicKey` DER.
     fn pkcs1_der(&self) -> Result<Vec<u8>, der::Error> {
         let n = self.n().to_be_bytes();
@@ -162,15 +415,17 @@ impl TryFrom<SubjectPublicKeyInfoRef<'_>> for RsaPublicKey {
 
     /// Decodes and validates the PKCS#1 key inside an SPKI whose algorithm MUST be
     /// `rsaEncryption`.
+    ///
+    /// The `spki` error type has no room for what is wrong with the key (it is
+    /// `KeyMalformed`); [`RsaPublicKey::from_der`] and [`RsaPublicKey::from_pem`] say it.
     fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
-        spki.algorithm.assert_algorithm_oid(pkcs1::ALGORITHM_OID)?;
-        let bytes = spki
-            .subject_public_key
-            .as_bytes()
-            .ok_or(spki::Error::KeyMalformed)?;
-        let k = pkcs1::RsaPublicKey::from_der(bytes).map_err(|_| spki::Error::KeyMalformed)?;
-        RsaPublicKey::new(uint(k.modulus), uint(k.public_exponent))
-            .map_err(|_| spki::Error::KeyMalformed)
+        RsaPublicKey::from_spki(&spki).map_err(|e| match e {
+            Error::Encoding(EncodingFault::Algorithm { oid, .. }) => {
+                spki::Error::OidUnknown { oid }
+            }
+            Error::Encoding(EncodingFault::Der { error, .. }) => spki::Error::Asn1(error),
+            _ => spki::Error::KeyMalformed,
+        })
     }
 }
 

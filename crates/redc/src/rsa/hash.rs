@@ -19,6 +19,23 @@ use digest::Digest;
 ///
 /// SHA-1 is offered for verifying old signatures and for OAEP/MGF1 interoperability; it is not
 /// collision resistant and should not be used for new signatures.
+///
+/// ```
+/// use redc::rsa::{HashAlg, OsRng, Pkcs1v15Sign, Pss, RsaPrivateKey};
+///
+/// let hash: HashAlg = "sha384".parse()?;
+/// assert_eq!((hash.output_size(), hash.name()), (48, "sha384"));
+/// assert_eq!(HashAlg::of::<redc::rsa::sha2::Sha384>(), Some(hash));
+///
+/// // Paddings for a hash chosen at run time (a command-line flag, a protocol field).
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let digest = hash.digest(b"message");
+/// let sig = key.sign(Pkcs1v15Sign::from_hash(hash), &digest)?;
+/// key.public_key().verify(Pkcs1v15Sign::from_hash(hash), &digest, &sig)?;
+/// let sig = key.sign_with_rng(&mut OsRng, Pss::from_hash(hash), &digest)?;
+/// key.public_key().verify(Pss::from_hash(hash), &digest, &sig)?;
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum HashAlg {
@@ -198,9 +215,12 @@ impl fmt::Display for HashAlg {
 impl core::str::FromStr for HashAlg {
     type Err = super::Error;
 
-    /// [`HashAlg::from_name`], with [`super::Error::UnsupportedParameter`] for an unknown name.
+    /// [`HashAlg::from_name`], with [`ParameterFault::UnknownHash`](super::ParameterFault)
+    /// for an unknown name.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        HashAlg::from_name(s).ok_or(super::Error::UnsupportedParameter)
+        HashAlg::from_name(s).ok_or(super::Error::UnsupportedParameter(
+            super::ParameterFault::UnknownHash,
+        ))
     }
 }
 

@@ -15,9 +15,9 @@ use super::arith;
 use super::blinding::BlindingCache;
 use super::private::PrimeCrt;
 use super::uint::BoxedUint;
-use super::{Error, Result};
+use super::{Error, ExponentFault, InputFault, KeyFault, Result};
 use crate::exp::{binary, sliding};
-use crate::mont::backend::{portable_kernel, Backend};
+use crate::mont::backend::{Backend, PublicPow};
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
 
@@ -40,17 +40,33 @@ pub fn max_primes(bits: usize) -> usize {
 }
 
 /// The kernel keys use unless told otherwise: the active backend's ([`Backend::active`],
-/// honouring `REDC_BACKEND`), falling back to the portable one.
-pub fn default_kernel() -> Kernel<u64> {
-    Backend::active()
-        .and_then(Backend::kernel)
-        .unwrap_or_else(|_| portable_kernel())
+/// honouring `REDC_BACKEND`). An unknown or unavailable `REDC_BACKEND` is an error here, not a
+/// fallback: a key never runs on another backend than the one asked for.
+pub fn default_kernel() -> crate::Result<Kernel<u64>> {
+    Backend::active()?.kernel()
 }
 
 /// An RSA public key `(n, e)` (RFC 8017 §3.1).
 ///
 /// Invariants (checked by [`RsaPublicKey::new`]): `n` odd of 512..=16384 bits, `e` odd with
 /// `1 < e < n`. Holds `n`'s [`Modulus`] so that [`RsaPublicKey::raw_public`] sets nothing up.
+///
+/// ```
+/// use redc::rsa::pkcs8::LineEnding;
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{EncodePublicKey, Oaep, OsRng, Pkcs1v15Sign, RsaPrivateKey, RsaPublicKey};
+///
+/// # let private = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// # let spki_pem = private.to_public_key().to_public_key_pem(LineEnding::LF)?;
+/// # let signature = private.sign(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(b"hello"))?;
+/// // Load (SubjectPublicKeyInfo or PKCS#1, PEM or DER), verify, encrypt.
+/// let key = RsaPublicKey::from_pem(&spki_pem)?;
+/// key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(b"hello"), &signature)?;
+/// let ciphertext = key.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"for the key's owner")?;
+/// assert_eq!(ciphertext.len(), key.size());
+/// # assert_eq!(private.decrypt(Oaep::new::<Sha256>(), &ciphertext)?, b"for the key's owner");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct RsaPublicKey {
     n: BoxedUint,
@@ -59,6 +75,8 @@ pub struct RsaPublicKey {
     size: usize,
     modulus: Modulus<u64>,
     kernel: Kernel<u64>,
+    /// `n` prepared for the backend's public-exponent exponentiation, if it has one.
+    public_pow: PublicPow,
 }
 
 impl PartialEq for RsaPublicKey {
@@ -93,33 +111,59 @@ impl fmt::Debug for Hex<'_> {
 
 impl RsaPublicKey {
     /// The public key `(n, e)` after checking RFC 8017 §3.1: `n` odd of 512..=16384 bits
-    /// ([`Error::KeySize`] for the size, [`Error::InvalidKey`] for an even `n`) and `e` odd with
-    /// `1 < e < n` ([`Error::PublicExponent`]). Small exponents such as 3 are accepted.
+    /// ([`Error::KeySize`] for the size, [`KeyFault::EvenModulus`] for an even `n`) and `e`
+    /// odd with `3 ≤ e < n` ([`Error::PublicExponent`] saying which). Small exponents such as 3
+    /// are accepted. An invalid `REDC_BACKEND` is an error here too ([`Error::Arith`]).
+    ///
+    /// ```
+    /// use redc::rsa::{BoxedUint, Error, ExponentFault, RsaPublicKey};
+    ///
+    /// // n = 2^511 + 1 is odd and has 512 bits: enough for the public checks.
+    /// let mut n = [0u8; 64];
+    /// n[0] = 0x80;
+    /// n[63] = 1;
+    /// let n = BoxedUint::from_be_bytes(&n);
+    /// let key = RsaPublicKey::new(n.clone(), BoxedUint::from_u64(65537))?;
+    /// assert_eq!((key.bits(), key.size()), (512, 64));
+    ///
+    /// let even_e = RsaPublicKey::new(n, BoxedUint::from_u64(65536)).unwrap_err();
+    /// assert_eq!(even_e, Error::PublicExponent(ExponentFault::Even));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(n: BoxedUint, e: BoxedUint) -> Result<Self> {
         let bits = n.bits();
         if !(MIN_IMPORT_BITS..=MAX_BITS).contains(&bits) {
-            return Err(Error::KeySize);
+            return Err(Error::KeySize {
+                bits,
+                min: MIN_IMPORT_BITS,
+                max: MAX_BITS,
+            });
         }
         if !n.is_odd() {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::EvenModulus));
         }
         let n = BoxedUint::from_limbs(&n.trimmed_limbs());
         let e = BoxedUint::from_limbs(&e.trimmed_limbs());
-        if !e.is_odd()
-            || e.bits() < 2
-            || arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less
-        {
-            return Err(Error::PublicExponent);
+        if e.bits() < 2 {
+            return Err(Error::PublicExponent(ExponentFault::TooSmall));
+        }
+        if !e.is_odd() {
+            return Err(Error::PublicExponent(ExponentFault::Even));
+        }
+        if arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less {
+            return Err(Error::PublicExponent(ExponentFault::NotBelowModulus));
         }
         let modulus = Modulus::new(n.as_limbs())?;
         let e_bytes = e.to_be_bytes().to_vec();
+        let kernel = default_kernel()?;
         Ok(RsaPublicKey {
             size: bits.div_ceil(8),
             n,
             e,
             e_bytes,
+            public_pow: PublicPow::new(&modulus, &kernel),
             modulus,
-            kernel: default_kernel(),
+            kernel,
         })
     }
 
@@ -148,10 +192,26 @@ impl RsaPublicKey {
         self.kernel
     }
 
-    /// Uses `kernel` for this key's operations from now on (every kernel gives the same
-    /// results; this is for measuring them).
+    /// Runs this key's operations on `backend` from now on, instead of the active one
+    /// ([`Backend::active`]). Every backend gives the same results; this is for measuring and
+    /// comparing them. [`Error::Arith`]`(`[`BackendUnavailable`](crate::Error::BackendUnavailable)`)`
+    /// if this CPU cannot run it, and the key is left as it was.
+    pub fn set_backend(&mut self, backend: Backend) -> Result<()> {
+        self.use_kernel(backend.kernel()?);
+        Ok(())
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): uses `kernel` (any of the
+    /// library's kernels, e.g. one REDC algorithm of the papers) for this key's operations.
+    #[cfg(feature = "test-hooks")]
     pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
+        self.use_kernel(kernel);
+    }
+
+    /// Runs on `kernel` from now on, with the public exponentiation prepared for it.
+    fn use_kernel(&mut self, kernel: Kernel<u64>) {
         self.kernel = kernel;
+        self.public_pow = PublicPow::new(&self.modulus, &kernel);
     }
 
     /// `n`'s Montgomery modulus.
@@ -161,14 +221,17 @@ impl RsaPublicKey {
 
     /// Reads `input` (big-endian, at most `size()` bytes) into `n`'s limb count, or
     /// [`Error::InputOutOfRange`] if it is too long or not below `n`. Leaks only whether the
-    /// input was accepted.
+    /// input was accepted, and why.
     pub(crate) fn read_input(&self, input: &[u8]) -> Result<Zeroizing<Vec<u64>>> {
         if input.len() > self.size {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::TooLong {
+                len: input.len(),
+                max: self.size,
+            }));
         }
         let mut x = Zeroizing::new(vec![0u64; self.modulus.limbs()]);
         if !nat::from_be_bytes(&mut x, input) || !bool::from(nat::ct_lt(&x, self.modulus.n())) {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::NotBelowModulus));
         }
         Ok(x)
     }
@@ -177,6 +240,9 @@ impl RsaPublicKey {
     /// binary for exponents up to 64 bits, a 5-bit sliding window beyond. The kernels are
     /// constant time, so `x` (which may be a secret result being fault-checked) does not leak.
     pub(crate) fn pow_e(&self, out: &mut [u64], x: &[u64], kernel: &Kernel<u64>) {
+        if kernel.lanes && self.public_pow.pow_vartime(out, x, &self.e_bytes) {
+            return;
+        }
         if self.e.bits() <= 64 {
             binary::pow_vartime(out, x, &self.e_bytes, &self.modulus, kernel);
         } else {
@@ -242,6 +308,17 @@ impl RsaPublicKey {
 }
 
 /// How [`RsaPrivateKey::raw_private_with`] computes `c^d mod n`.
+///
+/// ```
+/// use redc::rsa::{OsRng, PrivateMode, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let c = [0x42u8; 100]; // any value below n
+/// let crt = key.raw_private_with(None, &c, PrivateMode::Crt)?;
+/// let plain = key.raw_private_with(None, &c, PrivateMode::NonCrt)?;
+/// assert_eq!(crt, plain); // the same c^d mod n, CRT being the faster way there
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PrivateMode {
     /// One fixed-window exponentiation per prime, then Garner's recombination (RFC 8017
@@ -262,6 +339,28 @@ pub enum PrivateMode {
 /// zeroized on drop; `Debug` prints no secret. Private operations given a random number
 /// generator are base-blinded with a pair the key keeps (behind a mutex, so a key can be shared
 /// between threads; a clone makes its own).
+///
+/// ```
+/// use redc::rsa::pkcs8::LineEnding;
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{EncodePrivateKey, Oaep, OsRng, Pss, RsaPrivateKey, RsaPublicKey};
+///
+/// // Generate (2 primes; `new_multi_prime` for 3 to 5), save, load back.
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let pem = key.to_pkcs8_pem(LineEnding::LF)?; // zeroized when dropped
+/// let key = RsaPrivateKey::from_pem(&pem)?;
+///
+/// // Sign a digest (PSS; blinded with the generator that draws the salt) and check it.
+/// let digest = Sha256::digest(b"hello");
+/// let signature = key.sign_with_rng(&mut OsRng, Pss::new::<Sha256>(), &digest)?;
+/// let public = RsaPublicKey::from(&key);
+/// public.verify(Pss::new::<Sha256>(), &digest, &signature)?;
+///
+/// // Decrypt what the public key encrypted (blinded too).
+/// let c = public.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"secret")?;
+/// assert_eq!(key.decrypt_blinded(&mut OsRng, Oaep::new::<Sha256>(), &c)?, b"secret");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
@@ -271,7 +370,9 @@ pub struct RsaPrivateKey {
     pub(crate) crt: Vec<PrimeCrt>,
     /// The primes' data for exponentiations in IFMA lanes, if the CPU has them.
     pub(crate) lanes: Option<super::lanes::LanePlan>,
-    /// The cached base-blinding pair (empty until the first blinded operation).
+    /// The cached base-blinding pair (empty until the first blinded operation; without `std`
+    /// there is no cache).
+    #[cfg_attr(not(any(feature = "std", feature = "test-hooks")), allow(dead_code))]
     pub(crate) blinding: BlindingCache,
 }
 
@@ -296,10 +397,35 @@ pub(crate) struct GivenCrt {
 impl RsaPrivateKey {
     /// Builds a key from `n`, `e`, `d` and the primes `[p, q, r₃, …]`, computing the CRT values
     /// and validating everything (see [`RsaPrivateKey::validate`]): [`Error::KeySize`],
-    /// [`Error::PublicExponent`], [`Error::PrimeCount`] or [`Error::InvalidKey`] on failure.
+    /// [`Error::PublicExponent`], [`Error::PrimeCount`] or [`Error::InvalidKey`] naming the
+    /// component and the relation that fails ([`KeyFault`]).
     ///
     /// Costs about one private operation per prime (the coefficients are computed by Fermat
     /// inversion in constant time) plus one private operation as a self-test.
+    ///
+    /// ```
+    /// use redc::rsa::{BoxedUint, Error, KeyFault, OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+    /// let rebuilt = RsaPrivateKey::from_components(
+    ///     key.n().clone(),
+    ///     key.e().clone(),
+    ///     key.d().clone(),
+    ///     key.primes().to_vec(),
+    /// )?;
+    /// assert_eq!(rebuilt.to_public_key(), key.to_public_key());
+    ///
+    /// // With e = 3, d is not e's inverse: the error says so.
+    /// let err = RsaPrivateKey::from_components(
+    ///     key.n().clone(),
+    ///     BoxedUint::from_u64(3),
+    ///     key.d().clone(),
+    ///     key.primes().to_vec(),
+    /// )
+    /// .unwrap_err();
+    /// assert_eq!(err, Error::InvalidKey(KeyFault::ExponentMismatch { index: 0 }));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_components(
         n: BoxedUint,
         e: BoxedUint,
@@ -319,7 +445,11 @@ impl RsaPrivateKey {
         let public = RsaPublicKey::new(n, e)?;
         let bits = public.bits();
         if primes.len() < 2 || primes.len() > max_primes(bits) {
-            return Err(Error::PrimeCount);
+            return Err(Error::PrimeCount {
+                primes: primes.len(),
+                bits,
+                max: max_primes(bits),
+            });
         }
         let kernel = public.kernel;
         let nl = public.modulus.limbs();
@@ -337,7 +467,7 @@ impl RsaPrivateKey {
             || !bool::from(nat::ct_lt(&d_limbs, public.modulus.n()))
             || bool::from(nat::ct_is_zero(&d_limbs))
         {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::PrivateExponentRange));
         }
         let mut d_bytes = Zeroizing::new(vec![0u8; public.size]);
         let _ = nat::to_be_bytes(&d_limbs, &mut d_bytes);
@@ -345,10 +475,17 @@ impl RsaPrivateKey {
         // Each prime: odd, > 64 bits (so the chunked reduction has whole limbs to work with),
         // below n. Their product must be n (checked in `check`).
         let mut prime_limbs: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(primes.len());
-        for p in &primes {
+        for (index, p) in primes.iter().enumerate() {
             let l = Zeroizing::new(p.trimmed_limbs());
-            if l.len() < 2 || l[0] & 1 == 0 || l.len() > nl {
-                return Err(Error::InvalidKey);
+            if l.len() < 2 {
+                let bits = p.bits();
+                return Err(Error::InvalidKey(KeyFault::PrimeTooSmall { index, bits }));
+            }
+            if l[0] & 1 == 0 {
+                return Err(Error::InvalidKey(KeyFault::EvenPrime { index }));
+            }
+            if l.len() > nl {
+                return Err(Error::InvalidKey(KeyFault::PrimeTooLarge { index }));
             }
             prime_limbs.push(l);
         }
@@ -380,10 +517,12 @@ impl RsaPrivateKey {
             crt,
             blinding: BlindingCache::default(),
         };
+        // The key's own consistency first (a wrong d is reported as such, not as the stored
+        // dP that no longer matches it), then the stored CRT values against the computed ones.
+        key.check()?;
         if let Some(given) = given {
             key.check_given(&given)?;
         }
-        key.check()?;
         // Self-test: one private operation through the fault check (catches composite "primes"
         // that slipped through the congruence checks).
         let mut probe = vec![0u8; key.size()];
@@ -391,32 +530,43 @@ impl RsaPrivateKey {
         probe[0] = 0;
         probe[1] = 0x5a;
         key.raw_private(None, &probe)
-            .map_err(|_| Error::InvalidKey)?;
+            .map_err(|_| Error::InvalidKey(KeyFault::SelfTest))?;
         Ok(key)
     }
 
+    /// The CRT values of a PKCS#1 document against the computed ones: every comparison is
+    /// made (constant time in the values), then the first mismatch, if any, is reported.
     fn check_given(&self, given: &GivenCrt) -> Result<()> {
         if given.exponents.len() != self.crt.len() || given.coefficients.len() + 1 != self.crt.len()
         {
-            return Err(Error::InvalidKey);
+            return Err(Error::InvalidKey(KeyFault::CrtCount));
         }
-        let mut ok = true;
-        for (pc, de) in self.crt.iter().zip(&given.exponents) {
-            ok &= pc.d_i == *de;
+        let exponents: Vec<bool> = self
+            .crt
+            .iter()
+            .zip(&given.exponents)
+            .map(|(pc, de)| pc.d_i == *de)
+            .collect();
+        // The coefficients belong to primes 0, 2, 3, … (q has none).
+        let coefficients: Vec<(usize, bool)> = (0..self.crt.len())
+            .filter(|&i| i != 1)
+            .zip(&given.coefficients)
+            .map(|(i, c)| (i, self.crt[i].coeff == *c))
+            .collect();
+        if let Some(index) = exponents.iter().position(|&ok| !ok) {
+            return Err(Error::InvalidKey(KeyFault::CrtExponent { index }));
         }
-        let coeffs = self.crt.iter().enumerate().filter(|(i, _)| *i != 1);
-        for ((_, pc), c) in coeffs.zip(&given.coefficients) {
-            ok &= pc.coeff == *c;
+        if let Some(&(index, _)) = coefficients.iter().find(|(_, ok)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::CrtCoefficient { index }));
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::InvalidKey)
-        }
+        Ok(())
     }
 
-    /// The consistency checks of RFC 8017 §3.2 (and Go's `checkPrivateKey`), in constant time
-    /// over the components; only the verdict is public.
+    /// The consistency checks of RFC 8017 §3.2 (and Go's `checkPrivateKey`), each computed in
+    /// constant time over the components. All are computed before any is looked at, so a valid
+    /// key always takes the same path; for an invalid one the first failure is reported, in the
+    /// order below (which may tell what kind of garbage it was, never anything about a valid
+    /// key).
     fn check(&self) -> Result<()> {
         let n = self.public.n.as_limbs();
         let e = self.public.e.as_limbs();
@@ -425,28 +575,42 @@ impl RsaPrivateKey {
         for p in &self.primes[1..] {
             prod = arith::mul(&prod, p.as_limbs());
         }
-        let mut ok = arith::eq(&prod, n);
+        let product_ok = arith::eq(&prod, n);
         // Distinct primes (with n = ∏ rᵢ and rᵢ > 1 this makes them pairwise different).
+        let mut repeated = None;
         for i in 0..self.primes.len() {
             for j in i + 1..self.primes.len() {
-                ok &= !arith::eq(self.primes[i].as_limbs(), self.primes[j].as_limbs());
+                if arith::eq(self.primes[i].as_limbs(), self.primes[j].as_limbs())
+                    && repeated.is_none()
+                {
+                    repeated = Some((i, j));
+                }
             }
         }
+        let mut per_prime = Vec::with_capacity(self.crt.len());
         for (i, pc) in self.crt.iter().enumerate() {
             let r = self.primes[i].as_limbs();
             let rm1 = Zeroizing::new(arith::sub_u64(r, 1));
             // e·dᵢ ≡ 1 (mod rᵢ − 1), and dᵢ = d mod (rᵢ − 1).
             let ed = Zeroizing::new(arith::mul(e, pc.d_i.as_limbs()));
-            ok &= arith::is_one(&arith::rem(&ed, &rm1));
             let di = Zeroizing::new(arith::rem(self.d.as_limbs(), &rm1));
-            ok &= arith::eq(&di, pc.d_i.as_limbs());
-            ok &= pc.coefficient_ok(&self.public.kernel);
+            let inverse_ok =
+                arith::is_one(&arith::rem(&ed, &rm1)) & arith::eq(&di, pc.d_i.as_limbs());
+            per_prime.push((inverse_ok, pc.coefficient_ok(&self.public.kernel)));
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::InvalidKey)
+        if !product_ok {
+            return Err(Error::InvalidKey(KeyFault::ModulusNotProduct));
         }
+        if let Some((index, other)) = repeated {
+            return Err(Error::InvalidKey(KeyFault::RepeatedPrime { index, other }));
+        }
+        if let Some(index) = per_prime.iter().position(|&(ok, _)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::ExponentMismatch { index }));
+        }
+        if let Some(index) = per_prime.iter().position(|&(_, ok)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::NotPrime { index }));
+        }
+        Ok(())
     }
 
     /// Re-runs the consistency checks done at construction: `n = ∏ rᵢ`, primes distinct,
@@ -527,16 +691,27 @@ impl RsaPrivateKey {
         self.public.kernel
     }
 
-    /// Uses `kernel` for this key's operations from now on (public and private).
-    pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
-        self.public.kernel = kernel;
+    /// Runs this key's operations (public and private) on `backend` from now on, instead of
+    /// the active one ([`Backend::active`]). Every backend gives the same results; this is for
+    /// measuring and comparing them. [`Error::Arith`]`(`[`BackendUnavailable`](crate::Error::BackendUnavailable)`)`
+    /// if this CPU cannot run it, and the key is left as it was.
+    pub fn set_backend(&mut self, backend: Backend) -> Result<()> {
+        self.public.set_backend(backend)
     }
 
-    /// Test hook for the secret-taint and zeroization tests: calls `f(address, byte length)`
-    /// for every buffer holding secret key material (`d`, the primes, and per prime its
-    /// Montgomery constants, CRT exponent, Garner coefficient and prefix product, and the
-    /// reduction constant). The public key's buffers are not included.
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`; not for production): uses `kernel` (any of the
+    /// library's kernels, e.g. one REDC algorithm of the papers) for this key's operations.
+    #[cfg(feature = "test-hooks")]
+    pub fn set_kernel(&mut self, kernel: Kernel<u64>) {
+        self.public.set_kernel(kernel);
+    }
+
+    /// Test hook for the secret-taint and zeroization tests (feature `test-hooks`; not for
+    /// production): calls `f(address, byte length)` for every buffer holding secret key
+    /// material (`d`, the primes, and per prime its Montgomery constants, CRT exponent, Garner
+    /// coefficient and prefix product, and the reduction constant). The public key's buffers
+    /// are not included.
+    #[cfg(feature = "test-hooks")]
     pub fn for_each_secret_region(&self, mut f: impl FnMut(*const u8, usize)) {
         f(self.d_bytes.as_ptr(), self.d_bytes.len());
         for v in core::iter::once(&self.d).chain(&self.primes) {
@@ -554,5 +729,73 @@ impl RsaPrivateKey {
     /// `d` as big-endian bytes of the modulus length (for the non-CRT mode).
     pub(crate) fn d_bytes(&self) -> &[u8] {
         &self.d_bytes
+    }
+}
+
+impl From<&RsaPrivateKey> for RsaPublicKey {
+    /// A copy of the public half ([`RsaPrivateKey::to_public_key`]).
+    fn from(key: &RsaPrivateKey) -> Self {
+        key.public.clone()
+    }
+}
+
+impl From<RsaPrivateKey> for RsaPublicKey {
+    /// The public half; the private components are zeroized as the key is dropped.
+    fn from(key: RsaPrivateKey) -> Self {
+        key.public.clone()
+    }
+}
+
+impl AsRef<RsaPublicKey> for RsaPrivateKey {
+    fn as_ref(&self) -> &RsaPublicKey {
+        &self.public
+    }
+}
+
+impl AsRef<RsaPublicKey> for RsaPublicKey {
+    fn as_ref(&self) -> &RsaPublicKey {
+        self
+    }
+}
+
+impl super::traits::PublicKeyParts for RsaPublicKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPublicKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPublicKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPublicKey::size(self)
+    }
+}
+
+impl super::traits::PublicKeyParts for RsaPrivateKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPrivateKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPrivateKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPrivateKey::size(self)
+    }
+}
+
+impl super::traits::PrivateKeyParts for RsaPrivateKey {
+    fn d(&self) -> &BoxedUint {
+        RsaPrivateKey::d(self)
+    }
+    fn primes(&self) -> &[BoxedUint] {
+        RsaPrivateKey::primes(self)
+    }
+    fn dp(&self) -> &BoxedUint {
+        RsaPrivateKey::dp(self)
+    }
+    fn dq(&self) -> &BoxedUint {
+        RsaPrivateKey::dq(self)
+    }
+    fn qinv(&self) -> &BoxedUint {
+        RsaPrivateKey::qinv(self)
     }
 }

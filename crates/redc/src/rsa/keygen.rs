@@ -23,7 +23,7 @@ use super::arith;
 use super::key::{max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
 use super::prime::{self, SmallPrimes};
 use super::uint::BoxedUint;
-use super::{Error, Result};
+use super::{Error, ExponentFault, KeyFault, Result};
 use crate::nat;
 
 /// The default public exponent, `2^16 + 1`.
@@ -33,7 +33,17 @@ pub const DEFAULT_EXPONENT: u64 = 65537;
 pub const MAX_GEN_EXPONENT_BITS: usize = 256;
 
 impl RsaPrivateKey {
-    /// A new 2-prime key of exactly `bits` bits (1024..=16384) with `e = 65537`.
+    /// A new 2-prime key of exactly `bits` bits (1024..=16384, else [`Error::KeySize`]) with
+    /// `e = 65537`. Generation validates the key and runs a pairwise consistency test.
+    ///
+    /// ```
+    /// use redc::rsa::{OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+    /// assert_eq!((key.size(), key.primes().len()), (256, 2));
+    /// assert!(RsaPrivateKey::new(&mut OsRng, 512).is_err()); // below the 1024-bit minimum
+    /// # Ok::<(), redc::rsa::Error>(())
+    /// ```
     pub fn new<R: CryptoRngCore + ?Sized>(rng: &mut R, bits: usize) -> Result<Self> {
         Self::new_multi_prime_with_exp(rng, bits, 2, &BoxedUint::from_u64(DEFAULT_EXPONENT))
     }
@@ -48,6 +58,17 @@ impl RsaPrivateKey {
     }
 
     /// A new key with `nprimes` primes (2..=5 within [`max_primes`]) and `e = 65537`.
+    /// More primes make the private operation faster (smaller exponentiations) for the same
+    /// modulus size; OpenSSL reads and writes such keys (PKCS#1 `otherPrimeInfos`).
+    ///
+    /// ```
+    /// use redc::rsa::{max_primes, OsRng, RsaPrivateKey};
+    ///
+    /// assert_eq!(max_primes(2048), 3);
+    /// let key = RsaPrivateKey::new_multi_prime(&mut OsRng, 2048, 3)?;
+    /// assert_eq!((key.primes().len(), key.n().bits()), (3, 2048));
+    /// # Ok::<(), redc::rsa::Error>(())
+    /// ```
     pub fn new_multi_prime<R: CryptoRngCore + ?Sized>(
         rng: &mut R,
         bits: usize,
@@ -66,14 +87,33 @@ impl RsaPrivateKey {
         exp: &BoxedUint,
     ) -> Result<Self> {
         if !(MIN_GEN_BITS..=MAX_BITS).contains(&bits) {
-            return Err(Error::KeySize);
+            return Err(Error::KeySize {
+                bits,
+                min: MIN_GEN_BITS,
+                max: MAX_BITS,
+            });
         }
         if nprimes < 2 || nprimes > max_primes(bits) {
-            return Err(Error::PrimeCount);
+            return Err(Error::PrimeCount {
+                primes: nprimes,
+                bits,
+                max: max_primes(bits),
+            });
         }
-        if !exp.is_odd() || exp.bits() < 2 || exp.bits() > MAX_GEN_EXPONENT_BITS {
-            return Err(Error::PublicExponent);
+        if exp.bits() < 2 {
+            return Err(Error::PublicExponent(ExponentFault::TooSmall));
         }
+        if !exp.is_odd() {
+            return Err(Error::PublicExponent(ExponentFault::Even));
+        }
+        if exp.bits() > MAX_GEN_EXPONENT_BITS {
+            return Err(Error::PublicExponent(ExponentFault::TooLarge {
+                bits: exp.bits(),
+                max: MAX_GEN_EXPONENT_BITS,
+            }));
+        }
+        // An invalid REDC_BACKEND fails here, before any prime is drawn.
+        super::key::default_kernel()?;
         let e = exp.trimmed_limbs();
         let small = SmallPrimes::new();
         for _ in 0..64 {
@@ -127,24 +167,10 @@ fn try_generate<R: CryptoRngCore + ?Sized>(
     if nat::bit_len_vartime(&n) != bits {
         return Ok(None);
     }
-    // Step 3: d = e⁻¹ mod λ, λ = lcm(rᵢ − 1). With k = −λ⁻¹ mod e, 1 + k·λ ≡ 0 (mod e) and
-    // d = (1 + k·λ)/e < λ is the inverse; this needs only an inverse modulo the small e.
-    let mut lambda = Zeroizing::new(arith::sub_u64(&primes[0], 1));
-    for p in &primes[1..] {
-        let pm1 = Zeroizing::new(arith::sub_u64(p, 1));
-        lambda = Zeroizing::new(arith::lcm_vartime(&lambda, &pm1));
-    }
-    let lambda_mod_e = Zeroizing::new(arith::rem(&lambda, e));
-    let Some(inv) = arith::inv_mod_odd_vartime(&lambda_mod_e, nat::trim_vartime(e)) else {
+    // Step 3: d = e⁻¹ mod λ.
+    let Some(d) = private_exponent_vartime(&primes, e) else {
         return Ok(None);
     };
-    let inv = Zeroizing::new(inv);
-    let mut k = Zeroizing::new(nat::trim_vartime(e).to_vec());
-    nat::sub_assign(&mut k, &inv);
-    let mut t = Zeroizing::new(vec![0u64; lambda.len() + k.len() + 1]);
-    nat::mul(&mut t[..lambda.len() + k.len()], &lambda, &k);
-    nat::add_assign(&mut t, &[1]);
-    let d = Zeroizing::new(arith::div(&t, e));
     // FIPS 186-5 A.1.1: d > 2^(nlen/2).
     if nat::bit_len_vartime(&d) <= bits / 2 {
         return Ok(None);
@@ -157,6 +183,96 @@ fn try_generate<R: CryptoRngCore + ?Sized>(
         primes.iter().map(|p| to_uint(p)).collect(),
     )?;
     Ok(Some(key))
+}
+
+/// `d = e⁻¹ mod λ` with `λ = lcm(rᵢ − 1)` for odd primes of at least two limbs and an odd
+/// `e ≥ 3` (trimmed limbs), or `None` when `e` has no inverse (`gcd(e, rᵢ − 1) > 1`).
+/// With `k = −λ⁻¹ mod e`, `1 + k·λ ≡ 0 (mod e)` and `d = (1 + k·λ)/e < λ` is the inverse; this
+/// needs only an inverse modulo the small `e`. Variable time (see the module documentation).
+fn private_exponent_vartime(
+    primes: &[Zeroizing<Vec<u64>>],
+    e: &[u64],
+) -> Option<Zeroizing<Vec<u64>>> {
+    let mut lambda = Zeroizing::new(arith::sub_u64(&primes[0], 1));
+    for p in &primes[1..] {
+        let pm1 = Zeroizing::new(arith::sub_u64(p, 1));
+        lambda = Zeroizing::new(arith::lcm_vartime(&lambda, &pm1));
+    }
+    let lambda_mod_e = Zeroizing::new(arith::rem(&lambda, e));
+    let inv = Zeroizing::new(arith::inv_mod_odd_vartime(
+        &lambda_mod_e,
+        nat::trim_vartime(e),
+    )?);
+    let mut k = Zeroizing::new(nat::trim_vartime(e).to_vec());
+    nat::sub_assign(&mut k, &inv);
+    let mut t = Zeroizing::new(vec![0u64; lambda.len() + k.len() + 1]);
+    nat::mul(&mut t[..lambda.len() + k.len()], &lambda, &k);
+    nat::add_assign(&mut t, &[1]);
+    Some(Zeroizing::new(arith::div(&t, e)))
+}
+
+impl RsaPrivateKey {
+    /// The two-prime key of the primes `p`, `q` and the public exponent `e`, with
+    /// `d = e⁻¹ mod λ(n)` ([`RsaPrivateKey::from_primes`]).
+    ///
+    /// ```
+    /// use redc::rsa::{OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+    /// let [p, q] = [key.primes()[0].clone(), key.primes()[1].clone()];
+    /// let rebuilt = RsaPrivateKey::from_p_q(p, q, key.e().clone())?;
+    /// assert_eq!(rebuilt.d(), key.d()); // generation uses the same λ-based d
+    /// # Ok::<(), redc::rsa::Error>(())
+    /// ```
+    pub fn from_p_q(p: BoxedUint, q: BoxedUint, public_exponent: BoxedUint) -> Result<Self> {
+        Self::from_primes(Vec::from([p, q]), public_exponent)
+    }
+
+    /// The key of the primes `[p, q, r₃, …]` (2 to 5, as [`max_primes`] allows) and the public
+    /// exponent `e`: `n` is their product and `d = e⁻¹ mod λ(n)`, `λ = lcm(rᵢ − 1)` (the
+    /// smallest private exponent, as key generation computes it). Then the full validation of
+    /// [`RsaPrivateKey::from_components`]; errors name the fault, and an `e` with no inverse
+    /// is [`KeyFault::ExponentNotInvertible`].
+    ///
+    /// Computing `d` takes variable time in the primes (gcd and inverse, as in key
+    /// generation): do it where no attacker can time it, such as when importing a key.
+    pub fn from_primes(primes: Vec<BoxedUint>, public_exponent: BoxedUint) -> Result<Self> {
+        if public_exponent.bits() < 2 {
+            return Err(Error::PublicExponent(ExponentFault::TooSmall));
+        }
+        if !public_exponent.is_odd() {
+            return Err(Error::PublicExponent(ExponentFault::Even));
+        }
+        let mut limbs: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(primes.len());
+        for (index, p) in primes.iter().enumerate() {
+            let l = Zeroizing::new(p.trimmed_limbs());
+            if l.len() < 2 {
+                let bits = p.bits();
+                return Err(Error::InvalidKey(KeyFault::PrimeTooSmall { index, bits }));
+            }
+            if l[0] & 1 == 0 {
+                return Err(Error::InvalidKey(KeyFault::EvenPrime { index }));
+            }
+            limbs.push(l);
+        }
+        let mut n = Zeroizing::new(limbs.first().map_or(Vec::from([0]), |l| l.to_vec()));
+        for p in limbs.iter().skip(1) {
+            n = Zeroizing::new(arith::mul(&n, p));
+        }
+        let bits = nat::bit_len_vartime(&n);
+        if limbs.len() < 2 || limbs.len() > max_primes(bits) {
+            return Err(Error::PrimeCount {
+                primes: limbs.len(),
+                bits,
+                max: max_primes(bits),
+            });
+        }
+        let e = public_exponent.trimmed_limbs();
+        let d = private_exponent_vartime(&limbs, &e)
+            .ok_or(Error::InvalidKey(KeyFault::ExponentNotInvertible))?;
+        let to_uint = |x: &[u64]| BoxedUint::from_limbs(nat::trim_vartime(x));
+        RsaPrivateKey::from_components(to_uint(&n), to_uint(&e), to_uint(&d), primes)
+    }
 }
 
 /// Pairwise consistency test: a random `x < n` must survive `raw_private(raw_public(x))`.

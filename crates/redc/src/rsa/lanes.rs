@@ -16,6 +16,7 @@ mod imp {
     use zeroize::Zeroizing;
 
     use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
+    use crate::mont::backend::ifma_duo::{duo_digits_for, pow_duo};
     use crate::rsa::private::PrimeCrt;
 
     /// Every prime's lane data (see the module documentation).
@@ -25,6 +26,9 @@ mod imp {
         /// `dᵢ` big-endian, all padded to the longest prime's byte length.
         exps: Vec<Zeroizing<Vec<u8>>>,
         window: u32,
+        /// Every prime's [`Modulus52`] at the duo form's digit count (a multiple of 4), for
+        /// calls of one or two jobs, with its window; `None` if no duo count fits.
+        duo: Option<(Vec<Modulus52>, u32)>,
     }
 
     impl LanePlan {
@@ -48,10 +52,18 @@ mod imp {
                     v
                 })
                 .collect();
+            let duo = duo_digits_for(bits).and_then(|d| {
+                let moduli = crt
+                    .iter()
+                    .map(|pc| Modulus52::new(&pc.modulus, d))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((moduli, ifma::window_for(len * 8, d)))
+            });
             Some(LanePlan {
                 moduli,
                 exps,
                 window: ifma::window_for(len * 8, digits),
+                duo,
             })
         }
 
@@ -69,6 +81,8 @@ mod imp {
             outs: &mut [Zeroizing<Vec<u64>>],
         ) {
             debug_assert!(primes.len() <= LANES && primes.len() == cis.len());
+            let duo = self.duo.as_ref().filter(|_| primes.len() <= 2);
+            let moduli = duo.map_or(&self.moduli, |(m, _)| m);
             let mut jobs: Vec<PowJob<'_>> = outs
                 .iter_mut()
                 .zip(primes.iter().zip(cis))
@@ -76,19 +90,27 @@ mod imp {
                     out: &mut out[..],
                     base: ci,
                     exp: &self.exps[p],
-                    modulus: &self.moduli[p],
+                    modulus: &moduli[p],
                 })
                 .collect();
-            if jobs.len() <= 2 {
+            if let Some((_, window)) = duo {
+                pow_duo(token, &mut jobs, *window);
+            } else if jobs.len() <= 2 {
                 crate::mont::backend::ifma_pair::pow_pair(token, &mut jobs, self.window);
             } else {
                 ifma::pow_lanes(token, &mut jobs, self.window);
             }
         }
 
-        /// Test hook: every secret buffer.
+        /// Test hook: every secret buffer. (Built without `test-hooks` too, so that the ifma
+        /// modulus's own hook stays in use.)
+        #[cfg_attr(not(feature = "test-hooks"), allow(dead_code))]
         pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
-            for m in &self.moduli {
+            for m in self
+                .moduli
+                .iter()
+                .chain(self.duo.iter().flat_map(|(m, _)| m))
+            {
                 m.for_each_region(f);
             }
             for e in &self.exps {
@@ -111,6 +133,7 @@ mod imp {
             None
         }
 
+        #[cfg(feature = "test-hooks")]
         pub(crate) fn for_each_secret_region(&self, _: &mut dyn FnMut(*const u8, usize)) {
             match *self {}
         }

@@ -5,6 +5,13 @@
 //! `0x01` separator are all evaluated with masks over the whole block, the message is moved
 //! out with a shift whose access pattern depends only on `k`, and every failure is the same
 //! [`Error::Decryption`], decided by one branch at the very end.
+//!
+//! Each type has an example: [`EncryptingKey`] / [`DecryptingKey`] (typed: hashes and label
+//! fixed at construction) or [`Oaep`] (a hash chosen at run time, batches).
+
+mod keys;
+
+pub use keys::{DecryptingKey, EncryptingKey};
 
 use alloc::vec::Vec;
 use digest::Digest;
@@ -16,11 +23,32 @@ use super::ctbytes::{byte_eq, shift_left};
 use super::hash::{HashAlg, HashFn};
 use super::mgf::mgf1_xor_with;
 use super::traits::{decryption_error, PaddingScheme};
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
 /// The OAEP encryption padding: a hash for the label, a hash for MGF1 (the same one unless
 /// chosen otherwise) and an optional label (the empty string when absent, RFC 8017 §7.1.1
 /// step 1).
+///
+/// ```
+/// use redc::rsa::sha2::Sha256;
+/// use redc::rsa::{Oaep, OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let public = key.to_public_key();
+/// let c = public.encrypt(&mut OsRng, Oaep::new_with_label::<Sha256, _>("v1"), b"secret")?;
+/// assert_eq!(key.decrypt(Oaep::new_with_label::<Sha256, _>("v1"), &c)?, b"secret");
+/// // Another label is a decryption error like any other: one error, no detail.
+/// assert!(key.decrypt(Oaep::new::<Sha256>(), &c).is_err());
+/// // The longest message for this key and hash: k − 2·hLen − 2.
+/// assert_eq!(Oaep::new::<Sha256>().max_message_len(public.size()), Some(190));
+///
+/// // Several ciphertexts at once, each with its own result.
+/// let c2 = public.encrypt(&mut OsRng, Oaep::new::<Sha256>(), b"other")?;
+/// let out = Oaep::new::<Sha256>().decrypt_batch(Some(&mut OsRng), &key, &[&c2, &c])?;
+/// assert_eq!(out[0].as_deref(), Ok(&b"other"[..]));
+/// assert!(out[1].is_err()); // labelled "v1"
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Oaep {
     hash: HashFn,
@@ -140,10 +168,18 @@ impl Oaep {
         // Step 1b: mLen ≤ k − 2hLen − 2.
         match self.max_message_len(k) {
             Some(max) if msg.len() <= max => {}
-            _ => return Err(Error::MessageTooLong),
+            max => {
+                return Err(Error::MessageTooLong {
+                    len: msg.len(),
+                    max: max.unwrap_or(0),
+                })
+            }
         }
         if seed.len() != h_len {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::SeedLength {
+                len: seed.len(),
+                expected: h_len,
+            }));
         }
         let mut em = alloc::vec![0u8; k];
         {
@@ -283,7 +319,7 @@ mod tests {
             }
             assert_eq!(
                 oaep.encode_with_seed(&[0; 21], &seed, k),
-                Err(Error::MessageTooLong)
+                Err(Error::MessageTooLong { len: 21, max: 20 })
             );
         }
     }

@@ -9,11 +9,17 @@
 //! without the NULL is rejected: RFC 8017 §9.2 note 1 lists the NULL form, the encoding
 //! operation only produces it, and accepting a second encoding would make signatures
 //! malleable and reintroduce a parse; only old non-conforming signers ever omitted it.
+//!
+//! Each type has an example: signatures with [`SigningKey`] / [`VerifyingKey`] (typed, the
+//! message hashed inside) or [`Pkcs1v15Sign`] (on digests, or a hash chosen at run time);
+//! encryption with [`EncryptingKey`] / [`DecryptingKey`] or [`Pkcs1v15Encrypt`].
 
 mod encrypt;
+mod encrypt_keys;
 mod keys;
 
 pub use encrypt::Pkcs1v15Encrypt;
+pub use encrypt_keys::{DecryptingKey, EncryptingKey};
 pub use keys::{SigningKey, VerifyingKey};
 
 use alloc::boxed::Box;
@@ -25,12 +31,32 @@ use rand_core::CryptoRngCore;
 use super::hash::{digest_info_prefix, HashAlg};
 use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
-define_signature!("PKCS#1 v1.5");
+define_signature!("PKCS#1 v1.5", pkcs1v15);
 
 /// The PKCS#1 v1.5 signature padding (EMSA-PKCS1-v1_5) for one hash: the `DigestInfo`
-/// prefix and the hash length.
+/// prefix and the hash length. The key methods take the digest, hashed by the caller; the
+/// typed [`SigningKey`] and [`VerifyingKey`] hash the message themselves.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pkcs1v15Sign, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let digest = Sha256::digest(b"hello");
+/// // Deterministic; `sign_with_rng` gives the same bytes and blinds the private operation.
+/// let sig = key.sign(Pkcs1v15Sign::new::<Sha256>(), &digest)?;
+/// assert_eq!(sig, key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::new::<Sha256>(), &digest)?);
+/// key.public_key().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &sig)?;
+///
+/// // Many digests at once (with the ifma backend their exponentiations share IFMA lanes).
+/// let digests = [Sha256::digest(b"a"), Sha256::digest(b"b")];
+/// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+/// let sigs = Pkcs1v15Sign::new::<Sha256>().sign_batch(Some(&mut OsRng), &key, &refs)?;
+/// key.public_key().verify(Pkcs1v15Sign::new::<Sha256>(), &digests[1], &sigs[1])?;
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pkcs1v15Sign {
     hash_len: Option<usize>,
@@ -80,16 +106,15 @@ impl Pkcs1v15Sign {
     /// Errors: [`Error::InputOutOfRange`] when `hashed` is not the hash's length,
     /// [`Error::MessageTooLong`] when `em_len < tLen + 11`.
     pub fn encode(&self, hashed: &[u8], em_len: usize) -> Result<Vec<u8>> {
-        if let Some(h) = self.hash_len {
-            if hashed.len() != h {
-                return Err(Error::InputOutOfRange);
-            }
-        }
+        self.check_hash_len(hashed)?;
         // Step 2: T = DigestInfo = prefix ‖ H.
         let t_len = self.prefix.len() + hashed.len();
         // Step 3: emLen ≥ tLen + 11, i.e. at least 8 bytes of PS.
         if em_len < t_len + 11 {
-            return Err(Error::MessageTooLong);
+            return Err(Error::MessageTooLong {
+                len: t_len,
+                max: em_len.saturating_sub(11),
+            });
         }
         // Steps 4–5: EM = 0x00 ‖ 0x01 ‖ PS (0xFF…) ‖ 0x00 ‖ T.
         let mut em = alloc::vec![0xffu8; em_len];
@@ -108,7 +133,7 @@ impl Pkcs1v15Sign {
     pub fn verify_em(&self, em: &[u8], hashed: &[u8]) -> Result<()> {
         let expected = match self.encode(hashed, em.len()) {
             Ok(e) => e,
-            Err(Error::MessageTooLong) => return Err(Error::Verification),
+            Err(Error::MessageTooLong { .. }) => return Err(Error::Verification),
             Err(e) => return Err(e),
         };
         // Step 4: compare EM and EM'. The data is public; the comparison is constant time
@@ -152,12 +177,20 @@ impl Pkcs1v15Sign {
         key.sign_encoded_batch(rng, &ems)
     }
 
-    pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
-        if let Some(h) = self.hash_len {
-            if hashed.len() != h {
-                return Err(Error::InputOutOfRange);
-            }
+    /// [`InputFault::DigestLength`] unless `hashed` is as long as the hash's output (any
+    /// length when unprefixed).
+    fn check_hash_len(&self, hashed: &[u8]) -> Result<()> {
+        match self.hash_len {
+            Some(h) if hashed.len() != h => Err(Error::InputOutOfRange(InputFault::DigestLength {
+                len: hashed.len(),
+                expected: h,
+            })),
+            _ => Ok(()),
         }
+    }
+
+    pub(crate) fn verify_ref(&self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
+        self.check_hash_len(hashed)?;
         let em = rsavp1(key, sig)?;
         self.verify_em(&em, hashed)
     }
@@ -215,8 +248,17 @@ mod tests {
         assert!(p.verify_em(&em, &h).is_ok());
         // Shortest allowed: 8 bytes of PS.
         assert!(p.encode(&h, 32 + 19 + 11).is_ok());
-        assert_eq!(p.encode(&h, 32 + 19 + 10), Err(Error::MessageTooLong));
-        assert_eq!(p.encode(&h[..31], 64), Err(Error::InputOutOfRange));
+        assert_eq!(
+            p.encode(&h, 32 + 19 + 10),
+            Err(Error::MessageTooLong { len: 51, max: 50 })
+        );
+        assert_eq!(
+            p.encode(&h[..31], 64),
+            Err(Error::InputOutOfRange(InputFault::DigestLength {
+                len: 31,
+                expected: 32
+            }))
+        );
         assert_eq!(p.verify_em(&em[..40], &h), Err(Error::Verification));
     }
 

@@ -139,7 +139,11 @@ pub(crate) fn miller_rabin_vartime(
     rounds: usize,
     rng: &mut (impl CryptoRngCore + ?Sized),
 ) -> Result<bool> {
-    let kernel = super::key::default_kernel();
+    // Public candidates: every kernel gives the same answer, so an invalid REDC_BACKEND (which
+    // key generation and key construction report) falls back to the detected backend here.
+    let kernel = crate::mont::backend::Backend::active()
+        .unwrap_or_else(|_| crate::mont::backend::Backend::detect())
+        .kernel()?;
     let modulus = Modulus::new(w)?;
     let s = modulus.limbs();
     let bits = modulus.bits();

@@ -116,7 +116,8 @@ impl PrimeCrt {
     }
 
     /// Test hook: every secret buffer of this prime's data (see
-    /// [`RsaPrivateKey::for_each_secret_region`]).
+    /// `RsaPrivateKey::for_each_secret_region`).
+    #[cfg(feature = "test-hooks")]
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
         self.modulus.for_each_region(f);
         f(self.exp.as_ptr(), self.exp.len());
@@ -259,9 +260,10 @@ impl RsaPrivateKey {
         }
     }
 
-    /// Test hook: the CRT operation with one bit of the first prime's partial result flipped,
-    /// as a fault would; it MUST return [`Error::FaultDetected`].
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`; not for production): the CRT operation with one bit
+    /// of the first prime's partial result flipped, as a fault would; it MUST return
+    /// [`Error::FaultDetected`].
+    #[cfg(feature = "test-hooks")]
     pub fn raw_private_faulty_for_tests(&self, input: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
         let c = self.public_key().read_input(input)?;
         let m = self.crt_op(&c, true);

@@ -6,10 +6,13 @@
 //! of the encoding are zero. Signing uses a salt as long as the hash (the usual choice, and
 //! what RFC 8017 §9.1 note 4 recommends); verification accepts any salt length the encoding
 //! can hold, unless a fixed one was asked for.
+//!
+//! Each type has an example: [`SigningKey`], [`BlindedSigningKey`] and [`VerifyingKey`] (typed,
+//! the message hashed inside), or [`Pss`] (on digests, or a hash chosen at run time).
 
 mod keys;
 
-pub use keys::{SigningKey, VerifyingKey};
+pub use keys::{BlindedSigningKey, SigningKey, VerifyingKey};
 
 use alloc::vec::Vec;
 use digest::Digest;
@@ -21,11 +24,32 @@ use super::mgf::mgf1_xor_with;
 use super::pkcs1v15::rsavp1;
 use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{Error, InputFault, ParameterFault, Result, RsaPrivateKey, RsaPublicKey};
 
-define_signature!("PSS");
+define_signature!("PSS", pss);
 
-/// The PSS signature padding (EMSA-PSS with MGF1) for one hash.
+/// The PSS signature padding (EMSA-PSS with MGF1) for one hash. Signing needs a random
+/// number generator (the salt), which also blinds the private operation.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pss, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let digest = Sha256::digest(b"hello");
+/// let sig = key.sign_with_rng(&mut OsRng, Pss::new::<Sha256>(), &digest)?;
+/// key.public_key().verify(Pss::new::<Sha256>(), &digest, &sig)?;
+/// // A verifier that insists on the salt length the signer used:
+/// key.public_key().verify(Pss::new_with_salt::<Sha256>(32), &digest, &sig)?;
+/// // Without a generator there is no salt: an error, not a weaker signature.
+/// assert!(key.sign(Pss::new::<Sha256>(), &digest).is_err());
+///
+/// let digests = [Sha256::digest(b"a"), Sha256::digest(b"b")];
+/// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+/// let sigs = Pss::new::<Sha256>().sign_batch(Some(&mut OsRng), &key, &refs)?;
+/// key.public_key().verify(Pss::new::<Sha256>(), &digests[0], &sigs[0])?;
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pss {
     hash: HashFn,
@@ -107,12 +131,14 @@ impl Pss {
         let em_bits = mod_bits.saturating_sub(1);
         let em_len = em_bits.div_ceil(8);
         // Step 2: mHash = Hash(M), supplied by the caller.
-        if hashed.len() != h_len {
-            return Err(Error::InputOutOfRange);
-        }
+        self.check_hash_len(hashed)?;
         // Step 3: emLen ≥ hLen + sLen + 2.
         if em_len < h_len + s_len + 2 {
-            return Err(Error::UnsupportedParameter);
+            return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+                salt_len: s_len,
+                hash_len: h_len,
+                em_len,
+            }));
         }
         let mut em = alloc::vec![0u8; em_len];
         let db_len = em_len - h_len - 1;
@@ -146,9 +172,7 @@ impl Pss {
         let h_len = self.hash.size();
         let em_bits = mod_bits.saturating_sub(1);
         let em_len = em_bits.div_ceil(8);
-        if hashed.len() != h_len {
-            return Err(Error::InputOutOfRange);
-        }
+        self.check_hash_len(hashed)?;
         // §8.1.2 step 2c: the representative must fit in emLen bytes.
         if em.len() < em_len {
             return Err(Error::Verification);
@@ -214,7 +238,7 @@ impl Pss {
         hashed: &[u8],
     ) -> Result<Vec<u8>> {
         // PSS is probabilistic: without a generator there is no salt.
-        let rng = rng.ok_or(Error::UnsupportedParameter)?;
+        let rng = rng.ok_or(Error::UnsupportedParameter(ParameterFault::RngRequired))?;
         self.check_hash_len(hashed)?;
         let em = self.encode_salted(rng, key, hashed)?;
         // Step 2: s = RSASP1(K, OS2IP(EM)), S = I2OSP(s, k). EM < 2^emBits < n.
@@ -222,10 +246,13 @@ impl Pss {
         Ok(s.to_vec())
     }
 
-    /// [`Error::InputOutOfRange`] unless `hashed` is as long as the hash's output.
+    /// [`InputFault::DigestLength`] unless `hashed` is as long as the hash's output.
     fn check_hash_len(&self, hashed: &[u8]) -> Result<()> {
         if hashed.len() != self.hash.size() {
-            return Err(Error::InputOutOfRange);
+            return Err(Error::InputOutOfRange(InputFault::DigestLength {
+                len: hashed.len(),
+                expected: self.hash.size(),
+            }));
         }
         Ok(())
     }
@@ -257,7 +284,7 @@ impl Pss {
         key: &RsaPrivateKey,
         hashed: &[&[u8]],
     ) -> Result<Vec<Vec<u8>>> {
-        let rng = rng.ok_or(Error::UnsupportedParameter)?;
+        let rng = rng.ok_or(Error::UnsupportedParameter(ParameterFault::RngRequired))?;
         // Every length first, so that a wrong one fails the batch before any salt is drawn.
         for h in hashed {
             self.check_hash_len(h)?;
@@ -350,7 +377,11 @@ mod tests {
         // emLen = 128 < 64 + 64 + 2.
         assert_eq!(
             pss.encode_with_salt(&hashed, &[0; 64], 1024),
-            Err(Error::UnsupportedParameter)
+            Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+                salt_len: 64,
+                hash_len: 64,
+                em_len: 128
+            }))
         );
         assert!(pss.encode_with_salt(&hashed, &[0; 62], 1025).is_ok());
     }

@@ -19,10 +19,26 @@ pub(crate) fn sig_error(e: super::Error) -> signature::Error {
 /// Defines `Signature`: an RSA signature as its `k`-byte big-endian octet string (RFC 8017
 /// §8.1.1 / §8.2.1 output `S`).
 macro_rules! define_signature {
-    ($scheme:literal) => {
+    ($scheme:literal, $module:ident) => {
         #[doc = concat!("An RSA ", $scheme, " signature: the octet string `S` of RFC 8017, as")]
         /// many bytes as the modulus (`k`). Any byte string converts into it; its length and
         /// value are checked when it is verified.
+        ///
+        /// ```
+        #[doc = concat!("use redc::rsa::", stringify!($module), "::{Signature, SigningKey};")]
+        /// use redc::rsa::signature::{Keypair, RandomizedSigner, SignatureEncoding, Verifier};
+        /// use redc::rsa::{sha2::Sha256, OsRng};
+        ///
+        /// let key = SigningKey::<Sha256>::random(&mut OsRng, 2048)?;
+        /// let sig: Signature = key.sign_with_rng(&mut OsRng, b"hello");
+        /// let bytes = sig.to_vec(); // 256 bytes, what goes on the wire
+        /// assert_eq!(bytes.len(), 256);
+        /// // Received bytes become a signature again; verification checks them.
+        /// let received = Signature::try_from(&bytes[..])?;
+        /// key.verifying_key().verify(b"hello", &received)?;
+        /// assert!(key.verifying_key().verify(b"hello", &Signature::try_from(&bytes[1..])?).is_err());
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
         #[derive(Clone, PartialEq, Eq, Hash)]
         pub struct Signature {
             bytes: alloc::boxed::Box<[u8]>,
@@ -104,33 +120,97 @@ macro_rules! define_signature {
 
 pub(crate) use define_signature;
 
-/// The conversions and comparisons every typed key pair (`SigningKey<D>` wrapping an
-/// [`RsaPrivateKey`](super::RsaPrivateKey), `VerifyingKey<D>` wrapping an
-/// [`RsaPublicKey`](super::RsaPublicKey), each with `inner`, `scheme` and `phantom` fields) has
-/// alike, whatever its padding: verification through the scheme's `verify_ref` (`Verifier`,
-/// `DigestVerifier`), `Keypair`, `AsRef`, unwrapping into the key, `Clone`, and `PartialEq` on
-/// the verifying key. Invoked in the module that defines the two types and `Signature`.
-macro_rules! key_wrapper_impls {
-    () => {
-        impl<D: Digest> From<SigningKey<D>> for RsaPrivateKey {
-            fn from(key: SigningKey<D>) -> Self {
+/// The conversions every typed signing key (a struct `$key<D>` wrapping an
+/// [`RsaPrivateKey`](super::RsaPrivateKey) with `inner`, `scheme` and `phantom` fields) has
+/// alike, whatever its padding: unwrapping into the key, `Clone`, `Keypair` (a `VerifyingKey`
+/// with the same scheme), `AsRef`, PKCS#8 encoding, and batch signing of messages hashed with
+/// `D` (`$batch_doc` says whether without a generator). Invoked in the module that defines
+/// `$key`, `VerifyingKey` and `Signature`.
+macro_rules! signing_key_impls {
+    ($key:ident) => {
+        impl<D: Digest> From<$key<D>> for RsaPrivateKey {
+            fn from(key: $key<D>) -> Self {
                 key.inner
             }
         }
 
-        impl<D: Digest> From<VerifyingKey<D>> for RsaPublicKey {
-            fn from(key: VerifyingKey<D>) -> Self {
-                key.inner
-            }
-        }
-
-        impl<D: Digest> Clone for SigningKey<D> {
+        impl<D: Digest> Clone for $key<D> {
             fn clone(&self) -> Self {
-                SigningKey {
+                $key {
                     inner: self.inner.clone(),
                     scheme: self.scheme.clone(),
                     phantom: PhantomData,
                 }
+            }
+        }
+
+        impl<D: Digest> Keypair for $key<D> {
+            type VerifyingKey = VerifyingKey<D>;
+
+            fn verifying_key(&self) -> VerifyingKey<D> {
+                VerifyingKey {
+                    inner: self.inner.public_key().clone(),
+                    scheme: self.scheme.clone(),
+                    phantom: PhantomData,
+                }
+            }
+        }
+
+        impl<D: Digest> AsRef<RsaPrivateKey> for $key<D> {
+            fn as_ref(&self) -> &RsaPrivateKey {
+                &self.inner
+            }
+        }
+
+        impl<D: Digest> pkcs8::EncodePrivateKey for $key<D> {
+            /// The wrapped key as PKCS#8 (the scheme is not part of the encoding).
+            fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
+                self.inner.to_pkcs8_der()
+            }
+        }
+
+        impl<D: Digest> $key<D> {
+            /// Signs every message of `msgs` (each hashed with `D` here), with every private
+            /// operation blinded by `rng`: one call through the scheme's `sign_batch`, so with
+            /// the ifma backend the exponentiations share AVX-512 IFMA lanes. The signatures
+            /// verify like single ones. All or nothing: an error (a fault, a failing
+            /// generator) releases no signature.
+            pub fn sign_batch_with_rng<R: CryptoRngCore + ?Sized>(
+                &self,
+                rng: &mut R,
+                msgs: &[&[u8]],
+            ) -> crate::rsa::Result<alloc::vec::Vec<Signature>> {
+                let mut rng = rng;
+                self.sign_batch_inner(Some(&mut rng), msgs)
+            }
+
+            fn sign_batch_inner(
+                &self,
+                rng: Option<&mut dyn CryptoRngCore>,
+                msgs: &[&[u8]],
+            ) -> crate::rsa::Result<alloc::vec::Vec<Signature>> {
+                let hashes: alloc::vec::Vec<_> = msgs.iter().map(|m| D::digest(m)).collect();
+                let refs: alloc::vec::Vec<&[u8]> = hashes.iter().map(|h| &h[..]).collect();
+                let sigs = self.scheme.sign_batch(rng, &self.inner, &refs)?;
+                Ok(sigs.into_iter().map(Signature::from).collect())
+            }
+        }
+    };
+}
+
+pub(crate) use signing_key_impls;
+
+/// The conversions and comparisons every typed verifying key (`VerifyingKey<D>` wrapping an
+/// [`RsaPublicKey`](super::RsaPublicKey), with `inner`, `scheme` and `phantom` fields) has
+/// alike, whatever its padding: verification through the scheme's `verify_ref` (`Verifier`,
+/// `DigestVerifier`, `PrehashVerifier`), unwrapping into the key, `Clone`, `AsRef`, SPKI
+/// encoding, and `PartialEq`. Invoked in the module that defines `VerifyingKey` and
+/// `Signature`.
+macro_rules! verifying_key_impls {
+    () => {
+        impl<D: Digest> From<VerifyingKey<D>> for RsaPublicKey {
+            fn from(key: VerifyingKey<D>) -> Self {
+                key.inner
             }
         }
 
@@ -153,27 +233,20 @@ macro_rules! key_wrapper_impls {
         impl<D: Digest> DigestVerifier<D, Signature> for VerifyingKey<D> {
             fn verify_digest(&self, digest: D, signature: &Signature) -> signature::Result<()> {
                 let hashed = digest.finalize();
+                signature::hazmat::PrehashVerifier::verify_prehash(self, &hashed, signature)
+            }
+        }
+
+        impl<D: Digest> signature::hazmat::PrehashVerifier<Signature> for VerifyingKey<D> {
+            /// Verifies `signature` on the digest `prehash` (computed by the caller with `D`).
+            fn verify_prehash(
+                &self,
+                prehash: &[u8],
+                signature: &Signature,
+            ) -> signature::Result<()> {
                 self.scheme
-                    .verify_ref(&self.inner, &hashed, signature.as_bytes())
+                    .verify_ref(&self.inner, prehash, signature.as_bytes())
                     .map_err(sig_error)
-            }
-        }
-
-        impl<D: Digest> Keypair for SigningKey<D> {
-            type VerifyingKey = VerifyingKey<D>;
-
-            fn verifying_key(&self) -> VerifyingKey<D> {
-                VerifyingKey {
-                    inner: self.inner.public_key().clone(),
-                    scheme: self.scheme.clone(),
-                    phantom: PhantomData,
-                }
-            }
-        }
-
-        impl<D: Digest> AsRef<RsaPrivateKey> for SigningKey<D> {
-            fn as_ref(&self) -> &RsaPrivateKey {
-                &self.inner
             }
         }
 
@@ -183,12 +256,21 @@ macro_rules! key_wrapper_impls {
             }
         }
 
+        impl<D: Digest> spki::EncodePublicKey for VerifyingKey<D> {
+            /// The wrapped key as SPKI (the scheme is not part of the encoding).
+            fn to_public_key_der(&self) -> spki::Result<spki::Document> {
+                self.inner.to_public_key_der()
+            }
+        }
+
         impl<D: Digest> PartialEq for VerifyingKey<D> {
             fn eq(&self, other: &Self) -> bool {
                 self.inner == other.inner && self.scheme == other.scheme
             }
         }
+
+        impl<D: Digest> Eq for VerifyingKey<D> {}
     };
 }
 
-pub(crate) use key_wrapper_impls;
+pub(crate) use verifying_key_impls;

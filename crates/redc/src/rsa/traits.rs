@@ -1,4 +1,9 @@
-//! The padding traits and the key methods that use them, shaped like RustCrypto's `rsa` 0.9:
+//! The padding traits and the key methods that use them, shaped like RustCrypto's `rsa` 0.9,
+//! the traits of the key components ([`PublicKeyParts`], [`PrivateKeyParts`]) and of the
+//! typed encryption keys ([`RandomizedEncryptor`], [`Decryptor`], [`RandomizedDecryptor`],
+//! [`EncryptingKeypair`]).
+//!
+//! The paddings:
 //! a padding value ([`Pkcs1v15Sign`](super::Pkcs1v15Sign), [`Pss`](super::Pss),
 //! [`Oaep`](super::Oaep), [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt)) is passed by value to
 //! [`RsaPrivateKey::sign`], [`RsaPublicKey::verify`], [`RsaPublicKey::encrypt`] or
@@ -11,9 +16,126 @@
 use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 
-use super::{Error, Result, RsaPrivateKey, RsaPublicKey};
+use super::{BoxedUint, Error, Result, RsaPrivateKey, RsaPublicKey};
 
-/// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8).
+/// The components of an RSA public key, as a trait for code generic over key types (the shape
+/// of RustCrypto `rsa`'s trait; [`RsaPublicKey`] and [`RsaPrivateKey`] also have these as
+/// inherent methods).
+///
+/// ```
+/// use redc::rsa::traits::PublicKeyParts;
+/// use redc::rsa::{OsRng, RsaPrivateKey, RsaPublicKey};
+///
+/// fn describe(key: &impl PublicKeyParts) -> String {
+///     format!("{} bytes, e = {} bits", key.size(), key.e().bits())
+/// }
+///
+/// let private = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// let public = RsaPublicKey::from(&private);
+/// assert_eq!(describe(&private), describe(&public));
+/// assert_eq!(describe(&public), "128 bytes, e = 17 bits");
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
+pub trait PublicKeyParts {
+    /// The modulus `n`.
+    fn n(&self) -> &BoxedUint;
+
+    /// The public exponent `e`.
+    fn e(&self) -> &BoxedUint;
+
+    /// The modulus length in bytes (`k` in RFC 8017): the length of every signature and
+    /// ciphertext for this key.
+    fn size(&self) -> usize;
+}
+
+/// The components of an RSA private key (RFC 8017 §3.2). Unlike RustCrypto `rsa`, the CRT
+/// values are always present (every key is validated and precomputed when it is built), so
+/// they are returned directly, not as `Option`s.
+///
+/// ```
+/// use redc::rsa::traits::{PrivateKeyParts, PublicKeyParts};
+/// use redc::rsa::{OsRng, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+/// assert_eq!(key.primes().len(), 2);
+/// // qInv·q ≡ 1 (mod p) holds for every key that exists; here only the sizes are shown.
+/// assert!(key.qinv().bits() <= key.primes()[0].bits());
+/// assert!(key.d().bits() <= PublicKeyParts::n(&key).bits());
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
+pub trait PrivateKeyParts: PublicKeyParts {
+    /// The private exponent `d`.
+    fn d(&self) -> &BoxedUint;
+
+    /// The primes `[p, q, r₃, …]`.
+    fn primes(&self) -> &[BoxedUint];
+
+    /// `dP = d mod (p − 1)`.
+    fn dp(&self) -> &BoxedUint;
+
+    /// `dQ = d mod (q − 1)`.
+    fn dq(&self) -> &BoxedUint;
+
+    /// `qInv = q⁻¹ mod p`.
+    fn qinv(&self) -> &BoxedUint;
+}
+
+/// Encrypts with randomness from the caller ([`oaep::EncryptingKey`](super::oaep::EncryptingKey),
+/// [`pkcs1v15::EncryptingKey`](super::pkcs1v15::EncryptingKey)).
+pub trait RandomizedEncryptor {
+    /// Encrypts `msg`, drawing the padding's randomness from `rng`.
+    fn encrypt_with_rng<R: CryptoRngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Vec<u8>>;
+}
+
+/// Decrypts without randomness: the private operation is constant time but not blinded.
+pub trait Decryptor {
+    /// Decrypts `ciphertext`; every padding failure is the one [`Error::Decryption`].
+    fn decrypt(&self, ciphertext: &[u8]) -> Result<Vec<u8>>;
+}
+
+/// Decrypts with the private operation blinded by the caller's generator.
+pub trait RandomizedDecryptor {
+    /// Decrypts `ciphertext`, blinding with `rng`; every padding failure is the one
+    /// [`Error::Decryption`].
+    fn decrypt_with_rng<R: CryptoRngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        ciphertext: &[u8],
+    ) -> Result<Vec<u8>>;
+}
+
+/// A decrypting key that can give out the matching encrypting key.
+pub trait EncryptingKeypair {
+    /// The encrypting key's type.
+    type EncryptingKey: Clone;
+
+    /// The key that encrypts messages this key decrypts.
+    fn encrypting_key(&self) -> Self::EncryptingKey;
+}
+
+/// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8). Implemented by
+/// [`Pkcs1v15Sign`](super::Pkcs1v15Sign) and [`Pss`](super::Pss); code generic over it
+/// signs with either.
+///
+/// ```
+/// use redc::rsa::sha2::{Digest, Sha256};
+/// use redc::rsa::{OsRng, Pkcs1v15Sign, Pss, RsaPrivateKey, SignatureScheme};
+///
+/// fn sign_and_check<S: SignatureScheme + Clone>(key: &RsaPrivateKey, scheme: S) -> bool {
+///     let digest = Sha256::digest(b"generic");
+///     let sig = key.sign_with_rng(&mut OsRng, scheme.clone(), &digest).unwrap();
+///     key.public_key().verify(scheme, &digest, &sig).is_ok()
+/// }
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// assert!(sign_and_check(&key, Pkcs1v15Sign::new::<Sha256>()));
+/// assert!(sign_and_check(&key, Pss::new::<Sha256>()));
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 pub trait SignatureScheme {
     /// Signs the already-hashed message `hashed` with `key` (RFC 8017 §8.1.1 / §8.2.1).
     /// `rng`, when given, provides the PSS salt and blinds the private operation; PSS fails
@@ -30,7 +152,23 @@ pub trait SignatureScheme {
     fn verify(self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()>;
 }
 
-/// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7).
+/// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7). Implemented by
+/// [`Oaep`](super::Oaep) and [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt).
+///
+/// ```
+/// use redc::rsa::sha2::Sha256;
+/// use redc::rsa::{Oaep, OsRng, PaddingScheme, Pkcs1v15Encrypt, RsaPrivateKey};
+///
+/// fn round_trip<P: PaddingScheme + Clone>(key: &RsaPrivateKey, padding: P) -> Vec<u8> {
+///     let c = key.public_key().encrypt(&mut OsRng, padding.clone(), b"generic").unwrap();
+///     key.decrypt(padding, &c).unwrap()
+/// }
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// assert_eq!(round_trip(&key, Oaep::new::<Sha256>()), b"generic");
+/// assert_eq!(round_trip(&key, Pkcs1v15Encrypt), b"generic");
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 pub trait PaddingScheme {
     /// Encrypts `msg` for `key` (RFC 8017 §7.1.1 / §7.2.1); the padding randomness comes from
     /// `rng`.

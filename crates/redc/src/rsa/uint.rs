@@ -21,6 +21,17 @@ use crate::nat;
 /// - Equality is constant time in the values (it leaks only the two limb counts).
 /// - `Debug` prints the limb count only, never the value: key components may be secret.
 /// - The limbs are zeroized on drop.
+///
+/// ```
+/// use redc::rsa::BoxedUint;
+///
+/// let e = BoxedUint::from_be_bytes(&[0x01, 0x00, 0x01]);
+/// assert_eq!(e, BoxedUint::from_u64(65537));
+/// assert_eq!((e.bits(), e.is_odd()), (17, true));
+/// assert_eq!(&e.to_be_bytes()[..], &[0x01, 0x00, 0x01]);
+/// assert_eq!(&e.to_be_bytes_padded(4).unwrap()[..], &[0, 0x01, 0x00, 0x01]);
+/// assert_eq!(format!("{e:?}"), "BoxedUint { limbs: 1, .. }"); // never the value
+/// ```
 #[derive(Clone)]
 pub struct BoxedUint {
     limbs: Vec<u64>,

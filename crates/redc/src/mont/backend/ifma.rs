@@ -12,30 +12,38 @@
 //! paper 004's lesson (run the independent reductions of a multi-prime key on parallel units)
 //! and paper 002's (keep independent carry chains apart) on today's SIMD multiplier. A call
 //! costs the same for one exponentiation or eight; one or two (a two-prime operation) run
-//! faster across the registers in [`super::ifma_pair`], which shares this module's
-//! [`Modulus52`] and [`PowJob`]. [`pow_lanes_public_vartime`] is the public-exponent form, for
-//! fault-checking a batch.
+//! faster with both numbers in every register ([`super::ifma_duo`]), which shares this
+//! module's [`Modulus52`] and [`PowJob`]. [`pow_lanes_public_vartime`] is the public-exponent
+//! form, for fault-checking a batch.
 //!
-//! The arithmetic, for `L` digits of 52 bits (`R = 2^(52·L) > 4n`):
-//! - `Lanes::amm`, almost Montgomery multiplication, operand scanning with the reduction
-//!   interleaved (CIOS in radix 2^52; `ALGORITHMS.md`): per digit `aᵢ` of `a`, the column `t₀`
-//!   gets `lo(aᵢ·b₀)`, `m = lo(t₀·k₀)` with `k₀ = −n⁻¹ mod 2^52`, then every column gets the
-//!   low and high halves of `aᵢ·bⱼ` and `m·nⱼ`, and `t₀ >> 52` moves up. The 64-bit columns
-//!   absorb the unnormalised sums (at most `4L + 2` terms below 2^52: < 2^60 for `L ≤ 40`); one
-//!   carry pass at the end brings the result back to 52-bit digits, which the next
-//!   multiplication needs (the instructions read only the low 52 bits of their inputs). The
-//!   digit count is a compile-time constant ([`COMPILED_DIGITS`]), so the accumulator lives in
-//!   registers and moves down one register per row.
-//! - `Lanes::asqr`, up to 20 digits, squares with each cross product once (`2aⱼ` as 52-bit
-//!   digits, see `Lanes::sqr_row`): about `3L²` multiply-adds instead of `4L²`.
-//! - Inputs and outputs of both are `< 2n` (almost Montgomery: no final subtraction inside
-//!   the exponentiation); [`pow_lanes`] leaves the domain with a product by 1, which returns a
-//!   value `≤ n`, and finishes with one masked subtraction in the 64-bit form.
+//! The arithmetic, for `L` digits of 52 bits (`R = 2^(52·L) > 4n`): almost Montgomery
+//! multiplication by operand scanning with the reduction interleaved (CIOS in radix 2^52, the
+//! `cios` file of `mont::algo` in eight lanes). Row `i` takes the quotient `m = lo(t₀·k₀)`
+//! (`k₀ = −n⁻¹ mod 2^52`), adds `m·n` and the next row's `a·bᵢ₊₁` (one row ahead, so that no
+//! product term waits on a quotient), and moves the frame down a digit; the carry out of
+//! position 0 is `⌈t₀/2^52⌉`, so `lo(m·n₀)` is never formed. Squaring is dedicated at every
+//! size: row `i` multiplies `aᵢ` by `a`'s digits from `i` up, those above `i` doubled (`2a` in
+//! 52-bit digits), about `3L²` multiply-adds instead of `4L²`. The 64-bit columns absorb the
+//! unnormalised sums (below 2^60 for `L ≤ 40`); a serial carry pass at the end of each product
+//! brings the digits back below 2^52, which the next product needs (the instructions read only
+//! the low 52 bits of their inputs). Inputs and outputs are `< 2n`; [`pow_lanes`] leaves the
+//! domain with a product by 1, which returns a value `≤ n`, and finishes with one masked
+//! subtraction in the 64-bit form.
+//!
+//! The kernels are assembly written by `build.rs` for every compiled digit count
+//! ([`COMPILED_DIGITS`]): rows unrolled, the frame's positions in registers as far as 22 and in
+//! scratch slots beyond (40 digits need 42), each row's quotient chain first in program order.
+//! Against the intrinsics version they replace (whose squaring was dedicated up to 20 digits
+//! only, and whose accumulator LLVM spilled above that), measured on an AMD EPYC Zen 4 (family
+//! 25 model 17), cycles per product of eight numbers: 20 digits 1,797 → 1,729, 30 digits 4,734
+//! → 3,871, 40 digits 7,852 → 6,756 (`cargo bench -p redc --bench ifma_bound`), about 75 % of
+//! the multiplier's bound; at 10 and 14 digits about 1–2 % slower.
 //!
 //! Constant time: every loop bound is a function of `L`, the window and the exponent's public
 //! length; table entries are read by a scan over all of them with per-lane compare masks
 //! (`VPCMPEQQ` into a mask register, `VMOVDQA64` under mask). No branch or address depends
-//! on a digit, an exponent or a modulus.
+//! on a digit, an exponent or a modulus; the generated kernels have no branch but their loop
+//! over a window's squarings, whose count is public.
 //!
 //! The functions are only sound on CPUs with the three extensions: they are reachable only
 //! through a [`Token`], which only [`Token::get`] makes after the CPU said so.
@@ -44,7 +52,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::mont::Modulus;
 use crate::nat;
@@ -136,12 +144,13 @@ impl core::fmt::Debug for Modulus52 {
 
 impl Modulus52 {
     /// The radix-2^52 form of `m` with `digits` digits, or `None` if `digits` is below
-    /// [`digits_for_bits`] of `m`'s bit length or not one of [`COMPILED_DIGITS`] (more digits
-    /// than needed are always correct, only slower). Constant time in `m`'s
-    /// value (it may be a secret prime): `2^(104·digits) mod n` by masked doublings from
-    /// `2^(128·s)` or `2^(64·s) mod n`.
+    /// [`digits_for_bits`] of `m`'s bit length or above [`MAX_DIGITS`] (more digits than
+    /// needed are always correct, only slower; each form runs only its own digit counts:
+    /// [`COMPILED_DIGITS`] for [`pow_lanes`], [`super::ifma_duo::DUO_DIGITS`] for the duo
+    /// form). Constant time in `m`'s value (it may be a secret prime): `2^(104·digits) mod n`
+    /// by masked doublings from `2^(128·s)` or `2^(64·s) mod n`.
     pub fn new(m: &Modulus<u64>, digits: usize) -> Option<Self> {
-        if digits < digits_for_bits(m.bits()) || !COMPILED_DIGITS.contains(&digits) {
+        if digits < digits_for_bits(m.bits()) || digits > MAX_DIGITS {
             return None;
         }
         let s = m.limbs();
@@ -263,40 +272,31 @@ pub fn window_for(bits: usize, digits: usize) -> u32 {
 /// `window` is in `1..=8`.
 pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     let staged = Staged::new(jobs);
+    assert!(
+        COMPILED_DIGITS.contains(&staged.l),
+        "a compiled digit count"
+    );
     let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
-    let inputs = staged.inputs();
-    macro_rules! run {
-        ($($d:literal)*) => {
-            match staged.l {
-                // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA.
-                $($d => unsafe { pow_core::<$d>(&mut result, &inputs, &exp_digits, window) },)*
-                _ => unreachable!("Modulus52::new admits compiled digit counts only"),
-            }
-        };
-    }
-    run!(10 14 15 20 27 30 32 36 40);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
+    unsafe { pow_core(&mut result, &staged, &exp_digits, window) };
     staged.finish(jobs, &result);
 }
 
 /// `job.out = job.base^exp mod job.modulus` for every job, side by side in lanes, for a
 /// **public** exponent shared by all (RSA's `e`, for the fault check of a batch): left-to-right
-/// binary, so the time depends on `exp` (which must not be secret) but not on the bases or the
-/// moduli. The jobs' own `exp` fields are not read. Shapes as for [`pow_lanes`].
+/// binary, the squarings between set bits in one kernel call, so the time depends on `exp`
+/// (which must not be secret) but not on the bases or the moduli. The jobs' own `exp` fields
+/// are not read. Shapes as for [`pow_lanes`].
 pub fn pow_lanes_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
     let staged = Staged::new(jobs);
+    assert!(
+        COMPILED_DIGITS.contains(&staged.l),
+        "a compiled digit count"
+    );
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
-    let inputs = staged.inputs();
-    macro_rules! run {
-        ($($d:literal)*) => {
-            match staged.l {
-                // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA.
-                $($d => unsafe { pow_public_core::<$d>(&mut result, &inputs, exp) },)*
-                _ => unreachable!("Modulus52::new admits compiled digit counts only"),
-            }
-        };
-    }
-    run!(10 14 15 20 27 30 32 36 40);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
+    unsafe { pow_public_core(&mut result, &staged, exp) };
     staged.finish(jobs, &result);
 }
 
@@ -341,15 +341,6 @@ impl Staged {
     /// results are discarded).
     fn job(&self, k: usize) -> usize {
         slot_job(self.jobs, k)
-    }
-
-    fn inputs(&self) -> LaneInputs<'_> {
-        LaneInputs {
-            n: &self.n,
-            rr: &self.rr,
-            base: &self.base,
-            k0: &self.k0,
-        }
     }
 
     /// Back to 64-bit limbs, then the one masked subtraction (each result is ≤ n).
@@ -451,178 +442,6 @@ pub fn pow(
     true
 }
 
-/// The lane form: digit `d` of lane `k` at `[d·LANES + k]`, one register per digit.
-type V = __m512i;
-
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn load(x: &[u64], d: usize) -> V {
-    let s = &x[d * LANES..d * LANES + LANES];
-    // SAFETY: `s` has 8 readable u64s.
-    unsafe { _mm512_loadu_si512(s.as_ptr() as *const _) }
-}
-
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn store(x: &mut [u64], d: usize, v: V) {
-    let s = &mut x[d * LANES..d * LANES + LANES];
-    // SAFETY: `s` has 8 writable u64s.
-    unsafe { _mm512_storeu_si512(s.as_mut_ptr() as *mut _, v) }
-}
-
-/// Radix-2^52 lane arithmetic for `L` digits: the modulus and `k₀` in every lane.
-struct Lanes<const L: usize> {
-    n: [V; L],
-    k0: V,
-}
-
-impl<const L: usize> Lanes<L> {
-    /// `out = a·b·R⁻¹ (mod n)` per lane, `< 2n` for inputs `< 2n`; normalised digits.
-    ///
-    /// The accumulator holds the columns `i .. i+L` of row `i` in registers and moves down
-    /// one register per row (CIOS's shift); within a row every new column is one chain of
-    /// four multiply-adds, the two with `m` last, so only `t₀ → m → (m·n₁, m·n₀)` waits.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn amm(&self, out: &mut [V; L], a: &[V; L], b: &[V; L]) {
-        let (n, k0) = (&self.n, self.k0);
-        let zero = _mm512_setzero_si512();
-        let mut acc = [zero; L];
-        for &ai in a.iter() {
-            let t0 = _mm512_madd52lo_epu64(acc[0], ai, b[0]);
-            let m = _mm512_madd52lo_epu64(zero, t0, k0);
-            let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m, n[0]));
-            for j in 1..L {
-                let mut x = _mm512_madd52lo_epu64(acc[j], ai, b[j]);
-                x = _mm512_madd52hi_epu64(x, ai, b[j - 1]);
-                x = _mm512_madd52lo_epu64(x, m, n[j]);
-                acc[j - 1] = _mm512_madd52hi_epu64(x, m, n[j - 1]);
-            }
-            let top = _mm512_madd52hi_epu64(zero, ai, b[L - 1]);
-            acc[L - 1] = _mm512_madd52hi_epu64(top, m, n[L - 1]);
-            acc[0] = _mm512_add_epi64(acc[0], carry);
-        }
-        normalise(out, &acc);
-    }
-
-    /// `out = a²·R⁻¹ (mod n)` per lane, `< 2n` for `a < 2n`; normalised digits.
-    ///
-    /// Up to 20 digits (the primes of 2048-bit keys and below) a dedicated squaring
-    /// ([`Lanes::sqr_row`], each row a separate compile-time instance so that its loops have
-    /// fixed bounds and the accumulator stays in registers): a 1024-bit exponentiation of
-    /// eight lanes took 397 instead of 452 µs, a 683-bit one 146 instead of 161. Above, the
-    /// product with `b = a`: at 30 digits the accumulator no longer fits the 32 registers and
-    /// the same squaring was 2 % slower (1845 against 1810 µs for 1536 bits), and a first form
-    /// with the triangle's columns in memory was 24 % slower than the product at 20 digits.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn asqr(&self, out: &mut [V; L], a: &[V; L]) {
-        macro_rules! rows {
-            ($($i:literal)*) => {{
-                let zero = _mm512_setzero_si512();
-                // 2a in digits: f = 2aⱼ mod 2^52 (no carry in), e = f + the bit aⱼ₋₁ lost.
-                let mut f = [zero; L];
-                let mut e = [zero; L];
-                let mask = _mm512_set1_epi64(MASK52 as i64);
-                for j in 0..L {
-                    f[j] = _mm512_and_si512(_mm512_add_epi64(a[j], a[j]), mask);
-                    let lost = if j > 0 { _mm512_srli_epi64::<51>(a[j - 1]) } else { zero };
-                    e[j] = _mm512_add_epi64(f[j], lost);
-                }
-                let mut acc = [zero; L];
-                $(self.sqr_row::<$i>(&mut acc, a, &f, &e);)*
-                normalise(out, &acc);
-            }};
-        }
-        match L {
-            10 => rows!(0 1 2 3 4 5 6 7 8 9),
-            14 => rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13),
-            15 => rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14),
-            20 => rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19),
-            _ => self.amm(out, a, a),
-        }
-    }
-
-    /// Row `I` of the dedicated squaring on the accumulator window (columns `I .. I+L`): the
-    /// square's terms of row `I` — `aᵢ²` at column `2I` and `aᵢ·2aⱼ` (`j > I`) from column
-    /// `2I+1` up — then the reduction row of [`Lanes::amm`].
-    ///
-    /// `2·Σⱼ₌ᵢ₊₁ aⱼ·W^j` in 52-bit digits is `fᵢ₊₁·W^(I+1) + Σⱼ₌ᵢ₊₂ eⱼ·W^j` with `f = 2aⱼ mod
-    /// 2^52` and `e = f + (aⱼ₋₁ >> 51)` (the bit doubling pushed out of the digit below): the
-    /// digit right after `aᵢ` must not get `aᵢ`'s own bit, and nothing leaves the top digit
-    /// because `a < R/2`. So a row costs `2(L−I)` multiply-adds for the square instead of the
-    /// product's `2L`: about `3L²` per squaring instead of `4L²`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn sqr_row<const I: usize>(&self, acc: &mut [V; L], a: &[V; L], f: &[V; L], e: &[V; L]) {
-        let (n, k0) = (&self.n, self.k0);
-        let zero = _mm512_setzero_si512();
-        let ai = a[I];
-        acc[I] = _mm512_madd52lo_epu64(acc[I], ai, ai);
-        // Column I+L (past the window) gets the high half of the last term.
-        let top = if I + 1 < L {
-            acc[I + 1] = _mm512_madd52hi_epu64(acc[I + 1], ai, ai);
-            acc[I + 1] = _mm512_madd52lo_epu64(acc[I + 1], ai, f[I + 1]);
-            for j in I + 2..L {
-                let below = if j == I + 2 { f[j - 1] } else { e[j - 1] };
-                acc[j] = _mm512_madd52lo_epu64(acc[j], ai, e[j]);
-                acc[j] = _mm512_madd52hi_epu64(acc[j], ai, below);
-            }
-            let last = if L == I + 2 { f[L - 1] } else { e[L - 1] };
-            _mm512_madd52hi_epu64(zero, ai, last)
-        } else {
-            _mm512_madd52hi_epu64(zero, ai, ai)
-        };
-        // The reduction row, as in `amm`.
-        let m = _mm512_madd52lo_epu64(zero, acc[0], k0);
-        let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(acc[0], m, n[0]));
-        for j in 1..L {
-            let x = _mm512_madd52lo_epu64(acc[j], m, n[j]);
-            acc[j - 1] = _mm512_madd52hi_epu64(x, m, n[j - 1]);
-        }
-        acc[L - 1] = _mm512_madd52hi_epu64(top, m, n[L - 1]);
-        acc[0] = _mm512_add_epi64(acc[0], carry);
-    }
-}
-
-/// `out = t` with every column brought back below 2^52 (carries moved up); the value fits.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn normalise<const L: usize>(out: &mut [V; L], t: &[V; L]) {
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    let mut carry = _mm512_setzero_si512();
-    for (o, &x) in out.iter_mut().zip(t) {
-        let x = _mm512_add_epi64(x, carry);
-        *o = _mm512_and_si512(x, mask);
-        carry = _mm512_srli_epi64::<52>(x);
-    }
-}
-
-/// `dst = table[idx]` per lane, reading every entry.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn select<const L: usize>(dst: &mut [V; L], table: &[[V; L]], idx: V) {
-    let mut r = [_mm512_setzero_si512(); L];
-    for (e, entry) in table.iter().enumerate() {
-        let mask = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(e as i64));
-        for (d, &v) in r.iter_mut().zip(entry) {
-            *d = _mm512_mask_mov_epi64(*d, mask, v);
-        }
-    }
-    *dst = r;
-}
-
-/// Loads digits `0..L` of a lane-form buffer.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn load_all<const L: usize>(x: &[u64]) -> [V; L] {
-    let mut r = [_mm512_setzero_si512(); L];
-    for (d, v) in r.iter_mut().enumerate() {
-        *v = load(x, d);
-    }
-    r
-}
-
 /// The digit counts with a compiled exponentiation; a modulus with another count runs on the
 /// next one up (more digits are always correct, see [`Modulus52::new`]).
 pub const COMPILED_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
@@ -633,122 +452,255 @@ pub fn digits_for(bits: usize) -> Option<usize> {
     COMPILED_DIGITS.into_iter().find(|&d| d >= need)
 }
 
-/// The exponentiation proper on lane-form buffers (see [`pow_lanes`]), for one compiled
-/// digit count.
+/// The kernels `build.rs` writes for the lane form: `sqr_L` (a run of squarings in place)
+/// and `mul_L` for every compiled digit count, on [`LaneConsts`] and [`LaneScratch`].
+mod lanes_asm {
+    include!(concat!(env!("OUT_DIR"), "/lanes_asm.rs"));
+}
+
+/// The lane kernels' constants, at the byte offsets `build.rs` uses: the moduli in lane form,
+/// `k₀` per lane, `2^52 − 1` and 1.
+#[repr(C, align(64))]
+struct LaneConsts {
+    n: [u64; LANES * MAX_DIGITS],
+    k0: [u64; LANES],
+    m52: u64,
+    one: u64,
+}
+
+const _: () = assert!(core::mem::size_of::<LaneConsts>() >= lanes_asm::CONSTS_BYTES);
+
+impl Zeroize for LaneConsts {
+    fn zeroize(&mut self) {
+        self.n.zeroize();
+        self.k0.zeroize();
+    }
+}
+
+/// The lane kernels' scratch: the squaring's `a`, `e = 2a` and `f = 2aⱼ mod 2^52`, and the
+/// frame's positions beyond the registers.
+#[repr(C, align(64))]
+struct LaneScratch([u64; lanes_asm::SCRATCH_BYTES / 8]);
+
+impl Zeroize for LaneScratch {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// A lane-form number of up to [`MAX_DIGITS`] digits.
+type LaneNum = [u64; LANES * MAX_DIGITS];
+
+/// The staged jobs' constants and a zeroed scratch for the kernels.
+fn lane_setup(staged: &Staged) -> (Zeroizing<LaneConsts>, Zeroizing<LaneScratch>) {
+    let mut c = Zeroizing::new(LaneConsts {
+        n: [0; LANES * MAX_DIGITS],
+        k0: staged.k0,
+        m52: MASK52,
+        one: 1,
+    });
+    c.n[..staged.n.len()].copy_from_slice(&staged.n);
+    (
+        c,
+        Zeroizing::new(LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8])),
+    )
+}
+
+/// `count ≥ 1` squarings of `x` (lane form, `l` digits) in place.
 ///
 /// # Safety
-/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn pow_core<const L: usize>(
-    out: &mut [u64],
-    lanes_in: &LaneInputs<'_>,
-    exp_digits: &[u64],
-    window: u32,
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `l` one of [`COMPILED_DIGITS`].
+unsafe fn lane_sqr(l: usize, x: &mut LaneNum, c: &LaneConsts, s: &mut LaneScratch, count: usize) {
+    let (x, c, s) = (
+        x.as_mut_ptr(),
+        c as *const LaneConsts as *const u64,
+        s.0.as_mut_ptr(),
+    );
+    // SAFETY: the caller's features and count; every buffer is as large as the kernels use.
+    unsafe {
+        match l {
+            10 => lanes_asm::sqr_10(x, c, s, count),
+            14 => lanes_asm::sqr_14(x, c, s, count),
+            15 => lanes_asm::sqr_15(x, c, s, count),
+            20 => lanes_asm::sqr_20(x, c, s, count),
+            27 => lanes_asm::sqr_27(x, c, s, count),
+            30 => lanes_asm::sqr_30(x, c, s, count),
+            32 => lanes_asm::sqr_32(x, c, s, count),
+            36 => lanes_asm::sqr_36(x, c, s, count),
+            40 => lanes_asm::sqr_40(x, c, s, count),
+            _ => unreachable!("COMPILED_DIGITS only"),
+        }
+    }
+}
+
+/// `out = a·b·R⁻¹` (lane form, `l` digits).
+///
+/// # Safety
+/// As for [`lane_sqr`].
+unsafe fn lane_mul(
+    l: usize,
+    out: &mut LaneNum,
+    c: &LaneConsts,
+    s: &mut LaneScratch,
+    a: &LaneNum,
+    b: &LaneNum,
 ) {
-    let zero = _mm512_setzero_si512();
-    let (lanes, rrv, basev, one) = lanes_in.load::<L>();
+    let (o, c, s, a, b) = (
+        out.as_mut_ptr(),
+        c as *const LaneConsts as *const u64,
+        s.0.as_mut_ptr(),
+        a.as_ptr(),
+        b.as_ptr(),
+    );
+    // SAFETY: as in `lane_sqr`.
+    unsafe {
+        match l {
+            10 => lanes_asm::mul_10(o, c, s, b, a),
+            14 => lanes_asm::mul_14(o, c, s, b, a),
+            15 => lanes_asm::mul_15(o, c, s, b, a),
+            20 => lanes_asm::mul_20(o, c, s, b, a),
+            27 => lanes_asm::mul_27(o, c, s, b, a),
+            30 => lanes_asm::mul_30(o, c, s, b, a),
+            32 => lanes_asm::mul_32(o, c, s, b, a),
+            36 => lanes_asm::mul_36(o, c, s, b, a),
+            40 => lanes_asm::mul_40(o, c, s, b, a),
+            _ => unreachable!("COMPILED_DIGITS only"),
+        }
+    }
+}
+
+/// The multiply-adds one squaring and one product of the lane kernels issue at `digits` (one
+/// of [`COMPILED_DIGITS`]), counted in the generated code: `[squaring, product]`, each for
+/// eight numbers. With the core's multiply-add rate this gives the throughput bound a kernel
+/// is measured against (`benches/ifma_bound.rs`).
+pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
+    COMPILED_DIGITS
+        .iter()
+        .position(|&d| d == digits)
+        .map(|i| lanes_asm::MULTIPLY_ADDS[i])
+}
+
+/// `dst = table[idx]` per lane (`idx`: one entry index per lane), `l` digits, reading every
+/// entry of every digit under a per-lane compare mask.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn lane_select(l: usize, dst: &mut LaneNum, table: &[LaneNum], idx: &[u64]) {
+    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
+    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    let masks: Vec<__mmask8> = (0..table.len())
+        .map(|e| _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64)))
+        .collect();
+    for d in 0..l {
+        let mut r = _mm512_setzero_si512();
+        for (entry, &m) in table.iter().zip(&masks) {
+            // SAFETY: 8·d + 8 ≤ 8·l ≤ LANES·MAX_DIGITS readable words.
+            let x = unsafe { _mm512_loadu_si512(entry[LANES * d..].as_ptr() as *const _) };
+            r = _mm512_mask_mov_epi64(r, m, x);
+        }
+        // SAFETY: as above, writable.
+        unsafe { _mm512_storeu_si512(dst[LANES * d..].as_mut_ptr() as *mut _, r) };
+    }
+}
+
+/// The exponentiation proper on lane-form buffers (see [`pow_lanes`]).
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `staged.l` one of
+/// [`COMPILED_DIGITS`].
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window: u32) {
+    let l = staged.l;
+    let (c, mut s) = lane_setup(staged);
+    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    one[..LANES].fill(1);
+    let (mut rr, mut base) = (
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+    );
+    rr[..LANES * l].copy_from_slice(&staged.rr);
+    base[..LANES * l].copy_from_slice(&staged.base);
 
     let entries = 1usize << window;
-    let mut table = vec![[zero; L]; entries];
-    // Entry 0 = R mod n (the Montgomery one), entry 1 = base·R mod n, entry i = entry(i−1)·base.
-    lanes.amm(&mut table[0], &rrv, &one);
-    lanes.amm(&mut table[1], &basev, &rrv);
-    for e in 2..entries {
-        let (done, rest) = table.split_at_mut(e);
-        lanes.amm(&mut rest[0], &done[e - 1], &done[1]);
+    let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![[0; LANES * MAX_DIGITS]; entries]);
+    // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
+    // SAFETY (every kernel call): the caller's features and digit count.
+    unsafe {
+        lane_mul(l, &mut table[0], &c, &mut s, &rr, &one);
+        lane_mul(l, &mut table[1], &c, &mut s, &base, &rr);
+        for e in 2..entries {
+            let (done, rest) = table.split_at_mut(e);
+            lane_mul(l, &mut rest[0], &c, &mut s, &done[e - 1], &done[1]);
+        }
     }
-
-    let mut acc = [zero; L];
-    let mut tmp = [zero; L];
-    let mut sel = [zero; L];
+    let mut acc = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut sel = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
     let mut rows = exp_digits.chunks_exact(LANES);
     if let Some(first) = rows.next() {
-        // SAFETY: `first` has 8 u64s.
-        let idx = unsafe { _mm512_loadu_si512(first.as_ptr() as *const _) };
-        select(&mut acc, &table, idx);
+        lane_select(l, &mut acc, &table, first);
         for row in rows {
-            for _ in 0..window {
-                lanes.asqr(&mut tmp, &acc);
-                acc = tmp;
+            lane_select(l, &mut sel, &table, row);
+            // SAFETY: as above.
+            unsafe {
+                lane_sqr(l, &mut acc, &c, &mut s, window as usize);
+                lane_mul(l, &mut tmp, &c, &mut s, &acc, &sel);
             }
-            // SAFETY: `row` has 8 u64s.
-            let idx = unsafe { _mm512_loadu_si512(row.as_ptr() as *const _) };
-            select(&mut sel, &table, idx);
-            lanes.amm(&mut tmp, &acc, &sel);
-            acc = tmp;
+            *acc = *tmp;
         }
     } else {
-        acc = table[0];
+        *acc = table[0];
     }
     // Leave the domain: a product by 1 gives a value ≤ n.
-    lanes.amm(&mut tmp, &acc, &one);
-    for (d, &v) in tmp.iter().enumerate() {
-        store(out, d, v);
-    }
-    for e in table.iter_mut() {
-        *e = [zero; L];
-    }
-    acc = [zero; L];
-    tmp = [zero; L];
-    sel = [zero; L];
-    // Keep the clearing of buffers that die right here.
-    core::hint::black_box((&table, &acc, &tmp, &sel));
+    // SAFETY: as above.
+    unsafe { lane_mul(l, &mut tmp, &c, &mut s, &acc, &one) };
+    out.copy_from_slice(&tmp[..LANES * l]);
 }
 
 /// Left-to-right binary exponentiation by a public exponent on lane-form buffers (see
 /// [`pow_lanes_public_vartime`]).
 ///
 /// # Safety
-/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+/// As for [`pow_core`].
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn pow_public_core<const L: usize>(out: &mut [u64], lanes_in: &LaneInputs<'_>, exp: &[u8]) {
-    let zero = _mm512_setzero_si512();
-    let (lanes, rrv, basev, one) = lanes_in.load::<L>();
-    let mut x = [zero; L];
-    lanes.amm(&mut x, &basev, &rrv);
-    let mut acc = [zero; L];
-    lanes.amm(&mut acc, &rrv, &one);
-    let mut tmp = [zero; L];
+unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
+    let l = staged.l;
+    let (c, mut s) = lane_setup(staged);
+    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    one[..LANES].fill(1);
+    let (mut rr, mut base) = (
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+    );
+    rr[..LANES * l].copy_from_slice(&staged.rr);
+    base[..LANES * l].copy_from_slice(&staged.base);
+    let mut x = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut acc = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
-    for i in (0..bits).rev() {
-        // The product form, not `asqr`: a second caller would make the compiler stop inlining
-        // the squaring into `pow_core` (measured: 8 % slower batches).
-        lanes.amm(&mut tmp, &acc, &acc);
-        acc = tmp;
-        if crate::exp::exp_bits(exp, i, 1) == 1 {
-            lanes.amm(&mut tmp, &acc, &x);
-            acc = tmp;
+    // SAFETY (every kernel call): the caller's features and digit count.
+    unsafe {
+        lane_mul(l, &mut x, &c, &mut s, &base, &rr);
+        if bits == 0 {
+            lane_mul(l, &mut acc, &c, &mut s, &rr, &one);
+        } else {
+            *acc = *x;
+            let mut run = 0;
+            for i in (0..bits - 1).rev() {
+                run += 1;
+                if crate::exp::exp_bits(exp, i, 1) == 1 {
+                    lane_sqr(l, &mut acc, &c, &mut s, run);
+                    run = 0;
+                    lane_mul(l, &mut tmp, &c, &mut s, &acc, &x);
+                    *acc = *tmp;
+                }
+            }
+            if run > 0 {
+                lane_sqr(l, &mut acc, &c, &mut s, run);
+            }
         }
+        lane_mul(l, &mut tmp, &c, &mut s, &acc, &one);
     }
-    lanes.amm(&mut tmp, &acc, &one);
-    for (d, &v) in tmp.iter().enumerate() {
-        store(out, d, v);
-    }
-}
-
-/// The lane-form inputs of [`pow_core`].
-struct LaneInputs<'a> {
-    n: &'a [u64],
-    rr: &'a [u64],
-    base: &'a [u64],
-    k0: &'a [u64; LANES],
-}
-
-impl LaneInputs<'_> {
-    /// The arithmetic for `L` digits, `R² mod n`, the base, and 1, in registers.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn load<const L: usize>(&self) -> (Lanes<L>, [V; L], [V; L], [V; L]) {
-        let lanes = Lanes::<L> {
-            n: load_all(self.n),
-            // SAFETY: k0 has 8 u64s.
-            k0: unsafe { _mm512_loadu_si512(self.k0.as_ptr() as *const _) },
-        };
-        let mut one = [_mm512_setzero_si512(); L];
-        one[0] = _mm512_set1_epi64(1);
-        (lanes, load_all(self.rr), load_all(self.base), one)
-    }
+    out.copy_from_slice(&tmp[..LANES * l]);
 }
 
 #[cfg(test)]

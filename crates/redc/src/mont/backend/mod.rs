@@ -3,13 +3,33 @@
 //! Every backend provides a [`Kernel<u64>`] satisfying the kernel contract of [`crate::mont`] and
 //! gives results bit-identical to the portable one. Which one runs is decided by
 //! [`Backend::active`]: the `REDC_BACKEND` environment variable (`portable`, `mulx`, `ifma` or
-//! `auto`; with the `std` feature) if set, otherwise the best the CPU supports.
+//! `auto`; with the `std` feature) if set, otherwise the best the CPU supports. The variable is
+//! read once per process; an unknown or unavailable value is an error
+//! ([`Error::UnknownBackendEnv`], [`Error::UnavailableBackendEnv`]) that every key
+//! construction reports, never a silent fallback.
+//!
+//! A key runs on the active backend unless told otherwise with
+//! [`RsaPrivateKey::set_backend`](crate::rsa::RsaPrivateKey::set_backend):
+//!
+//! ```
+//! use redc::mont::backend::Backend;
+//!
+//! // The backends this CPU runs, slowest first: always `portable`, then `mulx` and `ifma`
+//! // where the CPU has BMI2/ADX and AVX-512 IFMA.
+//! let names: Vec<&str> = Backend::available().map(Backend::name).collect();
+//! assert_eq!(names[0], "portable");
+//! assert_eq!(Backend::from_name("MULX")?, Backend::Mulx);
+//! assert!(Backend::from_name("avx2").is_err());
+//! # Ok::<(), redc::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
-use crate::mont::{Algorithm, Kernel, SqrVariant};
+use crate::mont::{Algorithm, Kernel, Modulus, SqrVariant};
 
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma_duo;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma_pair;
 #[cfg(target_arch = "x86_64")]
@@ -101,22 +121,49 @@ impl Backend {
         }
     }
 
-    /// The backend in force: `REDC_BACKEND` if set (an unavailable or unknown choice is an
-    /// error), else [`Backend::detect`].
+    /// The backend in force: the one `REDC_BACKEND` names if it is set (with the `std`
+    /// feature; empty or `auto` means [`Backend::detect`]), else [`Backend::detect`].
+    ///
+    /// The variable is read once, the first time this is called, and the answer is kept for
+    /// the life of the process. A value naming no backend is
+    /// [`Error::UnknownBackendEnv`] (with the value), one naming a backend this CPU cannot run
+    /// is [`Error::UnavailableBackendEnv`]; key construction returns that error rather than
+    /// run on another backend than the one asked for.
     pub fn active() -> Result<Backend> {
         #[cfg(feature = "std")]
-        if let Ok(v) = std::env::var("REDC_BACKEND") {
-            if v.is_empty() || v.eq_ignore_ascii_case("auto") {
-                return Ok(Self::detect());
-            }
-            let b = Self::from_name(&v)?;
-            return if b.is_available() {
-                Ok(b)
-            } else {
-                Err(Error::BackendUnavailable)
-            };
+        {
+            static ACTIVE: std::sync::OnceLock<Result<Backend>> = std::sync::OnceLock::new();
+            *ACTIVE.get_or_init(|| match std::env::var("REDC_BACKEND") {
+                Err(std::env::VarError::NotPresent) => Ok(Self::detect()),
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    Err(Error::UnknownBackendEnv("(not valid UTF-8)"))
+                }
+                Ok(v) => Self::from_env_value(&v).map_err(|e| match e {
+                    // Read once per process, so this leaks at most one string.
+                    Error::UnknownName => {
+                        Error::UnknownBackendEnv(std::boxed::Box::leak(v.into_boxed_str()))
+                    }
+                    e => e,
+                }),
+            })
         }
+        #[cfg(not(feature = "std"))]
         Ok(Self::detect())
+    }
+
+    /// What a `REDC_BACKEND` value selects: empty or `auto` the detected backend, else the
+    /// named one if this CPU runs it ([`Error::UnknownName`] for no backend's name,
+    /// [`Error::UnavailableBackendEnv`] for one this CPU cannot run).
+    pub fn from_env_value(value: &str) -> Result<Backend> {
+        if value.is_empty() || value.eq_ignore_ascii_case("auto") {
+            return Ok(Self::detect());
+        }
+        let b = Self::from_name(value)?;
+        if b.is_available() {
+            Ok(b)
+        } else {
+            Err(Error::UnavailableBackendEnv(b))
+        }
     }
 
     /// This backend's 64-bit kernel, or [`Error::BackendUnavailable`].
@@ -129,6 +176,97 @@ impl Backend {
             Backend::Mulx => mulx_kernel().ok_or(Error::BackendUnavailable)?,
             Backend::Ifma => ifma_kernel().ok_or(Error::BackendUnavailable)?,
         })
+    }
+}
+
+/// The smallest duo digit count [`PublicPow`] uses: one modulus fills both halves of the duo
+/// form, which at 20 digits (1024-bit moduli) measured no faster than the 16-limb MULX kernel
+/// on an AMD EPYC Zen 4 (family 25 model 17; `redc speed --bits 1024`, alternating, medians of
+/// five: verification 250,195 against 257,697/s) while at 40 digits (2048 bits) it is 24 %
+/// faster (96,670 against 77,907/s).
+#[cfg(target_arch = "x86_64")]
+const PUBLIC_DUO_MIN_DIGITS: usize = 32;
+
+/// A modulus prepared for the backend's exponentiation by a **public** exponent (RSA's `e`,
+/// for verification and the fault check), where the backend has one faster than its kernel's
+/// binary and sliding-window methods: on the ifma backend, moduli of 32 to 40 digits of 52
+/// bits (1,561 to 2,078 bits) run on the duo kernels ([`ifma_duo::pow_duo_public_vartime`]).
+/// Built once per key; cheap to clone.
+#[derive(Clone, Default)]
+pub struct PublicPow {
+    #[cfg(target_arch = "x86_64")]
+    duo: Option<(ifma::Token, ifma::Modulus52)>,
+}
+
+impl core::fmt::Debug for PublicPow {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PublicPow")
+            .field("prepared", &self.is_prepared())
+            .finish()
+    }
+}
+
+impl PublicPow {
+    /// The preparation for `m` under `kernel` (nothing where the kernel's backend has no faster
+    /// public exponentiation, or `m` is too large for it). `m` is public.
+    pub fn new(m: &Modulus<u64>, kernel: &Kernel<u64>) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // A lone modulus takes both halves of the duo form; below 32 digits (1,560 bits)
+            // that is no faster than the MULX kernel (Zen 4: 1024-bit verification 250,000
+            // against 258,000/s, see `PUBLIC_DUO_MIN_DIGITS`).
+            let duo = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
+                let d = ifma_duo::duo_digits_for(m.bits())?;
+                if d < PUBLIC_DUO_MIN_DIGITS {
+                    return None;
+                }
+                Some((t, ifma::Modulus52::new(m, d)?))
+            });
+            PublicPow { duo }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (m, kernel);
+            PublicPow {}
+        }
+    }
+
+    /// Whether [`PublicPow::pow_vartime`] will run.
+    pub fn is_prepared(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.duo.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// `out = x^exp mod m` (`x < m`, both in `m`'s limb count), fully reduced, if prepared;
+    /// returns whether it ran (`out` is untouched if not). Variable time in `exp` only, which
+    /// must be public; constant time in `x` and `m`.
+    pub fn pow_vartime(&self, out: &mut [u64], x: &[u64], exp: &[u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, m52)) = &self.duo {
+            let mut job = [ifma::PowJob {
+                out,
+                base: x,
+                exp: &[],
+                modulus: m52,
+            }];
+            ifma_duo::pow_duo_public_vartime(*token, &mut job, exp);
+            return true;
+        }
+        let _ = (out, x, exp);
+        false
+    }
+}
+
+impl core::fmt::Display for Backend {
+    /// The backend's name ([`Backend::name`]).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -16,7 +16,19 @@ use crate::rsa::ctbytes::{byte_eq, shift_left};
 use crate::rsa::traits::{decryption_error, PaddingScheme};
 use crate::rsa::{Error, Result, RsaPrivateKey, RsaPublicKey};
 
-/// The PKCS#1 v1.5 encryption padding (RSAES-PKCS1-v1_5).
+/// The PKCS#1 v1.5 encryption padding (RSAES-PKCS1-v1_5). For protocols that require it;
+/// prefer [`Oaep`](crate::rsa::Oaep) (see the module documentation).
+///
+/// ```
+/// use redc::rsa::{OsRng, Pkcs1v15Encrypt, RsaPrivateKey};
+///
+/// let key = RsaPrivateKey::new(&mut OsRng, 2048)?;
+/// let c = key.public_key().encrypt(&mut OsRng, Pkcs1v15Encrypt, b"legacy")?;
+/// assert_eq!(key.decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, &c)?, b"legacy");
+/// // A ciphertext of the wrong length: the one decryption error.
+/// assert!(key.decrypt(Pkcs1v15Encrypt, &c[1..]).is_err());
+/// # Ok::<(), redc::rsa::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pkcs1v15Encrypt;
 
@@ -27,7 +39,10 @@ impl Pkcs1v15Encrypt {
     pub fn pad(&self, rng: &mut dyn CryptoRngCore, msg: &[u8], k: usize) -> Result<Vec<u8>> {
         // Step 1: mLen ≤ k − 11.
         if k < 11 || msg.len() > k - 11 {
-            return Err(Error::MessageTooLong);
+            return Err(Error::MessageTooLong {
+                len: msg.len(),
+                max: k.saturating_sub(11),
+            });
         }
         // Step 2a: PS = k − mLen − 3 pseudo-randomly generated non-zero octets.
         let ps_len = k - msg.len() - 3;
@@ -151,7 +166,10 @@ mod tests {
             }
             assert_eq!(
                 Pkcs1v15Encrypt.pad(&mut rng, &alloc::vec![0; k - 10], k),
-                Err(Error::MessageTooLong)
+                Err(Error::MessageTooLong {
+                    len: k - 10,
+                    max: k - 11
+                })
             );
         }
     }

@@ -1,0 +1,1419 @@
+//! Generates the duo form's AVX-512 IFMA kernels (`src/mont/backend/ifma_duo.rs` documents
+//! the arithmetic; its `duo_asm` module is what this writes).
+//!
+//! One `asm!` block per operation and digit count: a window's run of squarings, one
+//! Montgomery product, and (for the tests) the normalisation alone. Steps are unrolled with a
+//! fixed register allocation, in the instruction order they were designed for: on an
+//! out-of-order core that issues the oldest ready instruction first, the quotient chain must
+//! come before the bulk of the multiply-adds in program order, and LLVM does not keep such an
+//! order (from intrinsics it also hoisted and spilled the unrolled squaring's product terms).
+//!
+//! Nothing here depends on a secret: the generator only unrolls loops over public counts.
+
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+/// Registers per number of digit positions (`L = 4·NV` digits): 3 to 10.
+const NVS: std::ops::RangeInclusive<usize> = 3..=10;
+
+/// Words of one interleaved array in the constants (40 digits of two numbers, and a register
+/// of zeros past the end).
+const ARR: usize = 88;
+
+/// Byte offsets in the constants block (`ifma_duo::Consts`): `n`, `n` one digit down (`n↓ₚ =
+/// nₚ₊₁`), `n` two digits down, `k₀` in every lane pair, `2^52 − 1`, and 1.
+const N_OFF: usize = 0;
+const ND_OFF: usize = 8 * ARR;
+const NDD_OFF: usize = 16 * ARR;
+const K0_OFF: usize = 24 * ARR;
+const M52_OFF: usize = K0_OFF + 64;
+const ONE_OFF: usize = M52_OFF + 8;
+/// Bytes of the constants block.
+const CONSTS_BYTES: usize = ONE_OFF + 8;
+
+/// Byte offsets in the scratch block: the squaring's `a`, `e = 2a` in digits and `f = 2aⱼ mod
+/// 2^52`, each also one digit down; the product uses `A` and `AD` for its first factor.
+const A_OFF: usize = 0;
+const AD_OFF: usize = 8 * ARR;
+const E_OFF: usize = 16 * ARR;
+const ED_OFF: usize = 24 * ARR;
+const F_OFF: usize = 32 * ARR;
+const FD_OFF: usize = 40 * ARR;
+/// Bytes of the scratch block.
+const SCRATCH_BYTES: usize = 48 * ARR;
+
+/// Which kernel a generator writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Sqr,
+    Mul,
+}
+
+/// One kernel's text for `nv` registers.
+struct Gen {
+    nv: usize,
+    kind: Kind,
+    s: String,
+}
+
+impl Gen {
+    fn l(&self) -> usize {
+        4 * self.nv
+    }
+    fn z(&self, i: usize) -> String {
+        format!("zmm{i}")
+    }
+    /// Frame position registers.
+    fn x(&self, r: usize) -> String {
+        self.z(r)
+    }
+    /// Product-term registers (the next step's terms; also the second accumulator).
+    fn t(&self, r: usize) -> String {
+        self.z(self.nv + r)
+    }
+    fn b(&self) -> usize {
+        2 * self.nv
+    }
+    fn c0(&self) -> String {
+        self.z(self.b())
+    }
+    fn y0(&self) -> String {
+        self.z(self.b() + 1)
+    }
+    fn y1(&self) -> String {
+        self.z(self.b() + 2)
+    }
+    fn col(&self) -> String {
+        self.z(self.b() + 3)
+    }
+    fn q(&self) -> String {
+        self.z(self.b() + 4)
+    }
+    fn m(&self) -> String {
+        self.z(self.b() + 5)
+    }
+    fn zero(&self) -> String {
+        self.z(self.b() + 6)
+    }
+    fn l0(&self) -> String {
+        self.z(self.b() + 7)
+    }
+    fn l1(&self) -> String {
+        self.z(self.b() + 8)
+    }
+    fn ba(&self) -> String {
+        self.z(self.b() + 9)
+    }
+    fn bb(&self) -> String {
+        self.z(self.b() + 10)
+    }
+    fn xt(&self) -> String {
+        self.z(self.b() + 11)
+    }
+    /// Whether `k₀`, `n₀` and `n₁` (the chain's constants, 128 bits each) fit in registers.
+    fn chain_regs(&self) -> bool {
+        self.b() + 15 <= 32
+    }
+    fn k0x(&self) -> String {
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 12)
+        } else {
+            format!("xmmword ptr [rsi + {K0_OFF}]")
+        }
+    }
+    fn n0x(&self) -> String {
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 13)
+        } else {
+            format!("xmmword ptr [rsi + {N_OFF}]")
+        }
+    }
+    fn n1x(&self) -> String {
+        if self.chain_regs() {
+            format!("xmm{}", self.b() + 14)
+        } else {
+            format!("xmmword ptr [rsi + {}]", N_OFF + 16)
+        }
+    }
+    /// Registers left after the fixed ones (and the chain's constants).
+    fn free_base(&self) -> usize {
+        self.b() + if self.chain_regs() { 15 } else { 12 }
+    }
+    /// Which of `n↓`, `n`, `n↓↓` (in that order of use per step: twice, once, once) live in
+    /// registers: as many as fit, since one 512-bit load per cycle (Zen 4) makes a memory
+    /// operand as dear as the multiply-add it feeds.
+    fn n_in_regs(&self) -> usize {
+        (32 - self.free_base()) / self.nv
+    }
+    /// Register `r` of `n` shifted down by `down` digits (0, 1, 2), in a register or memory.
+    fn narr(&self, down: usize, r: usize) -> String {
+        let rank = match down {
+            1 => 0,
+            0 => 1,
+            _ => 2,
+        };
+        if rank < self.n_in_regs() {
+            self.z(self.free_base() + rank * self.nv + r)
+        } else {
+            let off = [N_OFF, ND_OFF, NDD_OFF][down];
+            Self::mem(off + 64 * r)
+        }
+    }
+    fn xmm(zmm: &str) -> String {
+        zmm.replacen("zmm", "xmm", 1)
+    }
+    fn mem(off: usize) -> String {
+        format!("zmmword ptr [rsi + {off}]")
+    }
+
+    fn op(&mut self, line: &str) {
+        writeln!(self.s, "            \"{line}\",").unwrap();
+    }
+
+    /// `2^52 − 1` in every lane, zero, and the chain's constants.
+    fn consts(&mut self) {
+        let (m, z) = (self.m(), self.zero());
+        self.op(&format!("vpbroadcastq {m}, qword ptr [rsi + {M52_OFF}]"));
+        self.op(&format!("vpxord {z}, {z}, {z}"));
+        if self.chain_regs() {
+            let (k, n0, n1) = (self.k0x(), self.n0x(), self.n1x());
+            self.op(&format!("vmovdqu64 {k}, xmmword ptr [rsi + {K0_OFF}]"));
+            self.op(&format!("vmovdqu64 {n0}, xmmword ptr [rsi + {N_OFF}]"));
+            self.op(&format!(
+                "vmovdqu64 {n1}, xmmword ptr [rsi + {}]",
+                N_OFF + 16
+            ));
+        }
+        for down in [1, 0, 2] {
+            for r in 0..self.nv {
+                let reg = self.narr(down, r);
+                if !reg.contains("ptr") {
+                    let off = [N_OFF, ND_OFF, NDD_OFF][down];
+                    self.op(&format!("vmovdqu64 {reg}, {}", Self::mem(off + 64 * r)));
+                }
+            }
+        }
+    }
+
+    /// The lane masks k1..k4 (digit position 0..3 of a register, both numbers) and k5..k7
+    /// (positions from 1, 2, 3 up).
+    fn masks(&mut self) {
+        for (k, v) in [
+            (1, 0x03),
+            (2, 0x0c),
+            (3, 0x30),
+            (4, 0xc0),
+            (5, 0xfc),
+            (6, 0xf0),
+            (7, 0xc0),
+        ] {
+            self.op(&format!("mov eax, {v}"));
+            self.op(&format!("kmovw k{k}, eax"));
+        }
+    }
+
+    /// The quotients of one double step, from frame position 0 (column i) and position 1
+    /// (column i+1, completed on the way in `col`): `y₀` and `y₁` broadcast into their
+    /// registers, the carry `⌈col₁/2^52⌉` out of the two consumed columns in `q` (lanes 0–1,
+    /// the rest zero).
+    fn quotients(&mut self) {
+        let (y0, y1, col, q, m, xt) = (
+            self.y0(),
+            self.y1(),
+            self.col(),
+            self.q(),
+            self.m(),
+            self.xt(),
+        );
+        let (y0x, y1x, colx, qx, mx, xtx) = (
+            Self::xmm(&y0),
+            Self::xmm(&y1),
+            Self::xmm(&col),
+            Self::xmm(&q),
+            Self::xmm(&m),
+            Self::xmm(&xt),
+        );
+        let (k0, n0, n1) = (self.k0x(), self.n0x(), self.n1x());
+        // y₀ = lo(t₀·k₀); column i+1 gets ⌈t₀/2^52⌉, its product terms and y₀'s terms.
+        self.op(&format!("vpxord {y0x}, {y0x}, {y0x}"));
+        self.op(&format!("vpmadd52luq {y0x}, xmm0, {k0}"));
+        self.op(&format!("vpaddq {qx}, xmm0, {mx}"));
+        self.op(&format!("vpsrlq {qx}, {qx}, 52"));
+        self.op(&format!("vextracti32x4 {colx}, zmm0, 1"));
+        self.op(&format!("vpaddq {colx}, {colx}, {qx}"));
+        self.op(&format!("vpaddq {colx}, {colx}, {xtx}"));
+        self.op(&format!("vpxord {qx}, {qx}, {qx}"));
+        self.op(&format!("vpmadd52huq {qx}, {y0x}, {n0}"));
+        self.op(&format!("vpmadd52luq {colx}, {y0x}, {n1}"));
+        self.op(&format!("vpaddq {colx}, {colx}, {qx}"));
+        // y₁ = lo(t₁·k₀), the carry of the two columns, both quotients broadcast.
+        self.op(&format!("vpxord {y1x}, {y1x}, {y1x}"));
+        self.op(&format!("vpmadd52luq {y1x}, {colx}, {k0}"));
+        self.op(&format!("vpaddq {qx}, {colx}, {mx}"));
+        self.op(&format!("vpsrlq {qx}, {qx}, 52"));
+        self.op(&format!("vshufi64x2 {y1}, {y1}, {y1}, 0"));
+        self.op(&format!("vshufi64x2 {y0}, {y0}, {y0}, 0"));
+    }
+
+    /// One double step on the frame at column `i`: positions move down two digits and get
+    /// `y₀`'s and `y₁`'s multiples of `n`, the carry, and the step's product terms.
+    ///
+    /// Program order is the schedule. The core issues the oldest ready instruction first, so
+    /// the quotients come first, then this step's product terms (into T; they are only
+    /// needed at the end), then `y₀`'s multiples, then position 0's share of `y₁`'s into
+    /// fresh registers (the chain's end does not wait on the terms), then the rest. Had the
+    /// terms been written a step ahead they would be older than the next quotient and run
+    /// before it, adding their time to the chain's instead of hiding under it.
+    fn double_step(&mut self, i: usize) {
+        let nv = self.nv;
+        self.quotients();
+        self.terms(i);
+        let (y0, y1, q, z, c0, t1) = (
+            self.y0(),
+            self.y1(),
+            self.q(),
+            self.zero(),
+            self.c0(),
+            self.l1(),
+        );
+        for r in 0..nv {
+            let (xr, next) = (
+                self.x(r),
+                if r + 1 < nv { self.x(r + 1) } else { z.clone() },
+            );
+            self.op(&format!("valignq {xr}, {next}, {xr}, 4"));
+        }
+        for r in 0..nv {
+            let (xr, ndd, nd) = (self.x(r), self.narr(2, r), self.narr(1, r));
+            self.op(&format!("vpmadd52luq {xr}, {y0}, {ndd}"));
+            self.op(&format!("vpmadd52huq {xr}, {y0}, {nd}"));
+        }
+        // y₁'s part of position 0, the chain's end, into fresh registers.
+        let (x0, t0, nd0, n0) = (self.x(0), self.t(0), self.narr(1, 0), self.narr(0, 0));
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        self.op(&format!("vpmadd52luq {t1}, {y1}, {nd0}"));
+        self.op(&format!("vpxord {c0}, {c0}, {c0}"));
+        self.op(&format!("vpmadd52huq {c0}, {y1}, {n0}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {q}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {t0}"));
+        self.op(&format!("vpaddq {t1}, {t1}, {c0}"));
+        self.op(&format!("vpaddq {x0}, {x0}, {t1}"));
+        for r in 1..nv {
+            let (xr, tr, nd, n) = (self.x(r), self.t(r), self.narr(1, r), self.narr(0, r));
+            self.op(&format!("vpmadd52luq {tr}, {y1}, {nd}"));
+            self.op(&format!("vpmadd52huq {tr}, {y1}, {n}"));
+            self.op(&format!("vpaddq {xr}, {xr}, {tr}"));
+        }
+        if i + 2 < self.l() {
+            self.xterms(i + 2);
+        }
+    }
+
+    /// The product's terms for the double step at frame `i` (landing on columns i+2+p):
+    /// `hi(a↓·bᵢ) + lo(a↓·bᵢ₊₁) + hi(a·bᵢ₊₁) + lo(a·bᵢ₊₂)` into T. `a` and `a↓` at [r8], `b` at
+    /// [rcx], zero past the end.
+    fn mul_terms(&mut self, i: usize) {
+        let (ba, bb, l0) = (self.ba(), self.bb(), self.l0());
+        self.op(&format!(
+            "vbroadcasti32x4 {ba}, xmmword ptr [rcx + {}]",
+            16 * i
+        ));
+        self.op(&format!(
+            "vbroadcasti32x4 {bb}, xmmword ptr [rcx + {}]",
+            16 * (i + 1)
+        ));
+        for r in 0..self.nv {
+            let tr = self.t(r);
+            self.op(&format!("vpxord {tr}, {tr}, {tr}"));
+            self.op(&format!(
+                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
+                AD_OFF + 64 * r
+            ));
+            self.op(&format!("vpmadd52huq {tr}, {ba}, {l0}"));
+            self.op(&format!("vpmadd52luq {tr}, {bb}, {l0}"));
+        }
+        self.op(&format!(
+            "vbroadcasti32x4 {ba}, xmmword ptr [rcx + {}]",
+            16 * (i + 2)
+        ));
+        for r in 0..self.nv {
+            let tr = self.t(r);
+            self.op(&format!(
+                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
+                A_OFF + 64 * r
+            ));
+            self.op(&format!("vpmadd52huq {tr}, {bb}, {l0}"));
+            self.op(&format!("vpmadd52luq {tr}, {ba}, {l0}"));
+        }
+    }
+
+    /// Register `r` of the squaring's row vector `v⁽ᵏ⁾` (`down`: one digit down, `v⁽ᵏ⁾↓`) into
+    /// `dst`, if it differs from `e` (`e↓`): `aₖ` at position k (k−1), `fₖ₊₁` at k+1 (k).
+    /// Returns whether it wrote `dst`.
+    fn row_reg(&mut self, k: usize, r: usize, down: bool, dst: &str) -> bool {
+        let (e, a, f) = if down {
+            (ED_OFF, AD_OFF, FD_OFF)
+        } else {
+            (E_OFF, A_OFF, F_OFF)
+        };
+        // Position of aₖ (none when k = 0 one digit down: that term is column i+1's).
+        let pa = if down { k.checked_sub(1) } else { Some(k) };
+        let pf = if down { k } else { k + 1 };
+        let has_f = k + 1 < self.l();
+        let in_r = |p: usize| p / 4 == r;
+        let a_here = pa.is_some_and(in_r);
+        let f_here = has_f && in_r(pf);
+        if !a_here && !f_here {
+            return false;
+        }
+        self.op(&format!(
+            "vmovdqu64 {dst}, zmmword ptr [rdx + {}]",
+            e + 64 * r
+        ));
+        if let Some(p) = pa.filter(|&p| in_r(p)) {
+            self.op(&format!(
+                "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
+                1 + p % 4,
+                a + 64 * r
+            ));
+        }
+        if f_here {
+            self.op(&format!(
+                "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
+                1 + pf % 4,
+                f + 64 * r
+            ));
+        }
+        true
+    }
+
+    /// The mask for register `r` of a row whose positions start at `from` (`None`: every
+    /// position; `Some(None)`: the register is wholly below, skip it).
+    fn from_mask(from: usize, r: usize) -> Option<Option<usize>> {
+        if from <= 4 * r {
+            Some(None)
+        } else if from >= 4 * r + 4 {
+            None
+        } else {
+            Some(Some(4 + from - 4 * r))
+        }
+    }
+
+    /// One phase of the squaring's terms: `hi(aₖ·w⁽ᵏ⁾) + lo(aₖ₊₁·w⁽ᵏ⁺¹⁾)` into T, with `w` the
+    /// row vectors (`down`: one digit down) and the broadcast digits in BA and BB.
+    fn sqr_phase(&mut self, k: usize, down: bool) {
+        let l = self.l();
+        let (ba, bb, l0, l1) = (self.ba(), self.bb(), self.l0(), self.l1());
+        let base = if down { ED_OFF } else { E_OFF };
+        // Row k's positions start at k (k−1 one digit down), row k+1's one later.
+        let start = |row: usize| if down { row.saturating_sub(1) } else { row };
+        for r in 0..self.nv {
+            let hi = if k < l {
+                Self::from_mask(start(k), r)
+            } else {
+                None
+            };
+            let lo = if k + 1 < l {
+                Self::from_mask(start(k + 1), r)
+            } else {
+                None
+            };
+            if hi.is_none() && lo.is_none() {
+                continue;
+            }
+            let hi_own = hi.is_some() && self.row_reg(k, r, down, &l0);
+            let lo_own = lo.is_some() && self.row_reg(k + 1, r, down, &l1);
+            let shared = self.z(self.b() + 3);
+            let need_shared = (hi.is_some() && !hi_own) || (lo.is_some() && !lo_own);
+            if need_shared {
+                // The column register is free between the chain's uses.
+                self.op(&format!(
+                    "vmovdqu64 {shared}, zmmword ptr [rdx + {}]",
+                    base + 64 * r
+                ));
+            }
+            let tr = self.t(r);
+            if let Some(mask) = hi {
+                let src = if hi_own { &l0 } else { &shared };
+                match mask {
+                    Some(m) => self.op(&format!("vpmadd52huq {tr}{{{{k{m}}}}}, {ba}, {src}")),
+                    None => self.op(&format!("vpmadd52huq {tr}, {ba}, {src}")),
+                }
+            }
+            if let Some(mask) = lo {
+                let src = if lo_own { &l1 } else { &shared };
+                match mask {
+                    Some(m) => self.op(&format!("vpmadd52luq {tr}{{{{k{m}}}}}, {bb}, {src}")),
+                    None => self.op(&format!("vpmadd52luq {tr}, {bb}, {src}")),
+                }
+            }
+        }
+    }
+
+    /// The squaring's terms for the double step at frame `i`: rows i and i+1 one digit down,
+    /// rows i+1 and i+2 in place, into T.
+    fn sqr_terms(&mut self, i: usize) {
+        let l = self.l();
+        let (ba, bb) = (self.ba(), self.bb());
+        for r in 0..self.nv {
+            let tr = self.t(r);
+            self.op(&format!("vpxord {tr}, {tr}, {tr}"));
+        }
+        let bcast = |g: &mut Self, reg: &str, k: usize| {
+            if k < l {
+                g.op(&format!(
+                    "vbroadcasti32x4 {reg}, xmmword ptr [rdx + {}]",
+                    A_OFF + 16 * k
+                ));
+            }
+        };
+        bcast(self, &ba, i);
+        bcast(self, &bb, i + 1);
+        self.sqr_phase(i, true);
+        bcast(self, &ba, i + 1);
+        bcast(self, &bb, i + 2);
+        self.sqr_phase(i + 1, false);
+    }
+
+    /// The terms of column i+1 that the frame does not hold yet, into XT (lanes 0–1): for the
+    /// product `hi(a₀·bᵢ) + lo(a₀·bᵢ₊₁)`, for the squaring `hi(a₀·a₀)` at i = 0 and nothing
+    /// after (the row vectors are zero below their row).
+    fn xterms(&mut self, i: usize) {
+        let (xt, l0) = (self.xt(), self.l0());
+        let (xtx, l0x) = (Self::xmm(&xt), Self::xmm(&l0));
+        self.op(&format!("vpxord {xtx}, {xtx}, {xtx}"));
+        match self.kind {
+            Kind::Mul => {
+                self.op(&format!("vmovdqu64 {l0x}, xmmword ptr [r8 + {A_OFF}]"));
+                for (k, op) in [(i, "vpmadd52huq"), (i + 1, "vpmadd52luq")] {
+                    let bx = Self::xmm(&self.ba());
+                    self.op(&format!("vmovdqu64 {bx}, xmmword ptr [rcx + {}]", 16 * k));
+                    self.op(&format!("{op} {xtx}, {bx}, {l0x}"));
+                }
+            }
+            Kind::Sqr => {
+                if i == 0 {
+                    self.op(&format!("vmovdqu64 {l0x}, xmmword ptr [rdx + {A_OFF}]"));
+                    self.op(&format!("vpmadd52huq {xtx}, {l0x}, {l0x}"));
+                }
+            }
+        }
+    }
+
+    fn terms(&mut self, i: usize) {
+        match self.kind {
+            Kind::Sqr => self.sqr_terms(i),
+            Kind::Mul => self.mul_terms(i),
+        }
+    }
+
+    /// The whole reduction: `L/2` double steps from the initial frame in X, the first step's
+    /// column i+1 terms in XT; the result (lazy digits) in X.
+    fn reduce(&mut self) {
+        let l = self.l();
+        for i in (0..l).step_by(2) {
+            self.double_step(i);
+        }
+    }
+
+    /// Every digit of both numbers in X brought below 2^52 exactly (see `normalise` in
+    /// ifma_duo.rs): one pass of carries in the vector unit, then the ripple through runs of
+    /// 2^52 − 1 on bit masks in general registers (generate r8:r9, propagate r10:r11).
+    fn normalise(&mut self) {
+        let nv = self.nv;
+        let (m, z, t) = (self.m(), self.zero(), self.l0());
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            self.op(&format!("vpsrlq {tr}, {xr}, 52"));
+            self.op(&format!("vpandq {xr}, {xr}, {m}"));
+        }
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            let below = if r > 0 { self.t(r - 1) } else { z.clone() };
+            self.op(&format!("valignq {t}, {tr}, {below}, 6"));
+            self.op(&format!("vpaddq {xr}, {xr}, {t}"));
+        }
+        // Bit 8r + 2k + u of r9:r8 (generate: digit > 2^52 − 1) and r11:r10 (propagate: digit
+        // = 2^52 − 1) is digit 4r + k of number u.
+        for g in ["r8", "r9", "r10", "r11"] {
+            self.op(&format!("xor {g}d, {g}d"));
+        }
+        for r in 0..nv {
+            let xr = self.x(r);
+            let (g, p) = if r < 8 { ("r8", "r10") } else { ("r9", "r11") };
+            let sh = 8 * (r % 8);
+            self.op(&format!("vpcmpuq k1, {xr}, {m}, 6"));
+            self.op(&format!("vpcmpuq k2, {xr}, {m}, 0"));
+            for (k, w) in [("k1", g), ("k2", p)] {
+                self.op(&format!("kmovw eax, {k}"));
+                if sh > 0 {
+                    self.op(&format!("shl rax, {sh}"));
+                }
+                self.op(&format!("or {w}, rax"));
+            }
+        }
+        // Per number u (its bits at stride 2): C = ((G << 2) + P') ^ P', with P' its
+        // propagate bits and the other number's bits all set, so a carry crosses them
+        // unchanged. Number 0's carries in r15:r14; number 1's in r9:r8 (its generate bits
+        // are not needed afterwards), merged in.
+        for (u, keep, other) in [
+            (0usize, "0x5555555555555555", "0xaaaaaaaaaaaaaaaa"),
+            (1, "0xaaaaaaaaaaaaaaaa", "0x5555555555555555"),
+        ] {
+            let (lo, hi) = if u == 0 { ("r14", "r15") } else { ("r8", "r9") };
+            self.op(&format!("mov rax, {keep}"));
+            self.op("mov r12, r10");
+            self.op("and r12, rax");
+            self.op("mov r13, r11");
+            self.op("and r13, rax");
+            if u == 0 {
+                self.op("mov r14, r8");
+                self.op("mov r15, r9");
+            }
+            self.op(&format!("and {lo}, rax"));
+            self.op(&format!("and {hi}, rax"));
+            self.op(&format!("mov rax, {other}"));
+            self.op("or r12, rax");
+            self.op("or r13, rax");
+            self.op(&format!("shld {hi}, {lo}, 2"));
+            self.op(&format!("shl {lo}, 2"));
+            self.op(&format!("add {lo}, r12"));
+            self.op(&format!("adc {hi}, r13"));
+            self.op(&format!("xor {lo}, r12"));
+            self.op(&format!("xor {hi}, r13"));
+            self.op(&format!("mov rax, {keep}"));
+            self.op(&format!("and {lo}, rax"));
+            self.op(&format!("and {hi}, rax"));
+        }
+        self.op("or r14, r8");
+        self.op("or r15, r9");
+        for r in 0..nv {
+            let xr = self.x(r);
+            let w = if r < 8 { "r14" } else { "r15" };
+            let sh = 8 * (r % 8);
+            self.op(&format!("mov rax, {w}"));
+            if sh > 0 {
+                self.op(&format!("shr rax, {sh}"));
+            }
+            self.op("kmovw k1, eax");
+            self.op(&format!(
+                "vpaddq {xr}{{{{k1}}}}, {xr}, qword ptr [rsi + {ONE_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!("vpandq {xr}, {xr}, {m}"));
+        }
+    }
+
+    /// Stores `a` (in X) and its one-digit-down copy to [base + A_OFF] and [base + AD_OFF].
+    fn store_a(&mut self, base: &str) {
+        let (z, l0) = (self.zero(), self.l0());
+        for r in 0..self.nv {
+            let xr = self.x(r);
+            let next = if r + 1 < self.nv {
+                self.x(r + 1)
+            } else {
+                z.clone()
+            };
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [{base} + {}], {xr}",
+                A_OFF + 64 * r
+            ));
+            self.op(&format!("valignq {l0}, {next}, {xr}, 2"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [{base} + {}], {l0}",
+                AD_OFF + 64 * r
+            ));
+        }
+    }
+
+    /// The squaring kernel: `count ≥ 1` squarings of the interleaved number at [rdi], in
+    /// place; constants at [rsi], scratch at [rdx].
+    fn sqr(&mut self) {
+        let nv = self.nv;
+        self.consts();
+        self.masks();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdi + {}]", 64 * r));
+        }
+        self.op("2:");
+        // a, a↓; f = 2a mod 2^52 (in T), f↓; e = f + (aⱼ₋₁ >> 51) and e↓ = f↓ + (a >> 51).
+        self.store_a("rdx");
+        let (m, z, l0, l1) = (self.m(), self.zero(), self.l0(), self.l1());
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            self.op(&format!("vpaddq {tr}, {xr}, {xr}"));
+            self.op(&format!("vpandq {tr}, {tr}, {m}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {tr}",
+                F_OFF + 64 * r
+            ));
+        }
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            let next = if r + 1 < nv { self.t(r + 1) } else { z.clone() };
+            // f↓ and e↓.
+            self.op(&format!("valignq {l0}, {next}, {tr}, 2"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
+                FD_OFF + 64 * r
+            ));
+            self.op(&format!("vpsrlq {l1}, {xr}, 51"));
+            self.op(&format!("vpaddq {l0}, {l0}, {l1}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
+                ED_OFF + 64 * r
+            ));
+        }
+        for r in 0..nv {
+            let (xr, tr) = (self.x(r), self.t(r));
+            // e: the top bits of the digit below, one digit up.
+            self.op(&format!("vpsrlq {l0}, {xr}, 51"));
+            if r > 0 {
+                let xb = self.x(r - 1);
+                self.op(&format!("vpsrlq {l1}, {xb}, 51"));
+            } else {
+                self.op(&format!("vmovdqa64 {l1}, {z}"));
+            }
+            self.op(&format!("valignq {l0}, {l0}, {l1}, 6"));
+            self.op(&format!("vpaddq {l0}, {l0}, {tr}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
+                E_OFF + 64 * r
+            ));
+        }
+        // The frame starts as row 0's low halves: lo(a₀·v⁽⁰⁾).
+        let ba = self.ba();
+        let x0 = self.x(0);
+        self.op(&format!("vshufi64x2 {ba}, {x0}, {x0}, 0"));
+        for r in 0..nv {
+            let xr = self.x(r);
+            let src = if self.row_reg(0, r, false, &l0) {
+                l0.clone()
+            } else {
+                format!("zmmword ptr [rdx + {}]", E_OFF + 64 * r)
+            };
+            self.op(&format!("vpxord {xr}, {xr}, {xr}"));
+            self.op(&format!("vpmadd52luq {xr}, {ba}, {src}"));
+        }
+        self.xterms(0);
+        self.reduce();
+        self.normalise();
+        self.masks();
+        self.op("dec rcx");
+        self.op("jnz 2b");
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+        }
+    }
+
+    /// The product kernel: [rdi] = [rdx]·[rcx]·R⁻¹, constants at [rsi], scratch at [r8].
+    fn mul(&mut self) {
+        let nv = self.nv;
+        self.consts();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdx + {}]", 64 * r));
+        }
+        self.store_a("r8");
+        let ba = self.ba();
+        self.op(&format!("vbroadcasti32x4 {ba}, xmmword ptr [rcx]"));
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vpxord {xr}, {xr}, {xr}"));
+            self.op(&format!(
+                "vpmadd52luq {xr}, {ba}, zmmword ptr [r8 + {}]",
+                A_OFF + 64 * r
+            ));
+        }
+        self.xterms(0);
+        self.reduce();
+        self.normalise();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+        }
+    }
+
+    /// The normalisation alone, for the tests: the interleaved digits at [rdi] in place.
+    fn norm(&mut self) {
+        let nv = self.nv;
+        self.consts();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdi + {}]", 64 * r));
+        }
+        self.normalise();
+        for r in 0..nv {
+            let xr = self.x(r);
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+        }
+    }
+}
+
+/// The lane form's kernels (`src/mont/backend/ifma.rs`): eight numbers side by side, one per
+/// 64-bit lane, one register per digit position. CIOS rows, unrolled: the frame's positions
+/// `0..=L+1` (columns `i..=i+L+1` at row `i`) live in registers up to [`LANE_REGS`] and in scratch
+/// slots beyond (loaded, accumulated into, stored one slot down: the shift); the registers
+/// shift by renaming. Each row adds its reduction terms and the next row's product terms (one
+/// row ahead, so that no product term waits on a quotient): position 1 first (the chain:
+/// `lo(n₁·m)`, `hi(n₀·m)` and the carry `⌈t₀/2^52⌉`), then at once the next quotient, then
+/// the other positions, each digit loaded once for the two positions it feeds.
+struct LaneGen {
+    l: usize,
+    kind: Kind,
+    s: String,
+    /// Register of each frame position held in registers (positions `0..regs`; the frame has
+    /// positions `0..=L+1`, the top one for the next row's products).
+    pos: Vec<usize>,
+    /// The spare position register (becomes position `regs − 1` after the shift).
+    spare: usize,
+    /// Which of each pair of digit registers holds the current digit (the other the previous
+    /// one): flipped at every load instead of copying.
+    flip: usize,
+}
+
+/// Frame positions held in registers, at most.
+const LANE_REGS: usize = 22;
+
+/// Byte offsets in the lane constants block (`ifma::LaneConsts`): `n` in lane form (40
+/// digits), `k₀` per lane, `2^52 − 1`, 1.
+const LN_OFF: usize = 0;
+const LK0_OFF: usize = 40 * 64;
+const LM52_OFF: usize = LK0_OFF + 64;
+const LONE_OFF: usize = LM52_OFF + 8;
+const LANE_CONSTS_BYTES: usize = LONE_OFF + 8;
+/// Byte offsets in the lane scratch block: `a`, `e`, `f` (41 digits each, the last zero) and
+/// the frame's slots.
+const LA_OFF: usize = 0;
+const LE_OFF: usize = 41 * 64;
+const LF_OFF: usize = 82 * 64;
+const LCOL_OFF: usize = 123 * 64;
+const LANE_SCRATCH_BYTES: usize = LCOL_OFF + 41 * 64;
+
+impl LaneGen {
+    fn new(l: usize, kind: Kind) -> Self {
+        let regs = (l + 2).min(LANE_REGS);
+        LaneGen {
+            l,
+            kind,
+            s: String::new(),
+            pos: (0..regs).collect(),
+            spare: regs,
+            flip: 0,
+        }
+    }
+    fn regs(&self) -> usize {
+        self.pos.len()
+    }
+    fn z(i: usize) -> String {
+        format!("zmm{i}")
+    }
+    fn fixed(&self, k: usize) -> String {
+        Self::z(self.regs() + 1 + k)
+    }
+    fn m(&self) -> String {
+        self.fixed(0)
+    }
+    fn c(&self) -> String {
+        self.fixed(1)
+    }
+    fn t(&self, k: usize) -> String {
+        self.fixed(2 + k)
+    }
+    /// The current (`k = 0`) and previous (`k = 1`) multiplicand digit, and modulus digit.
+    fn av(&self, k: usize) -> String {
+        self.fixed(4 + (k + self.flip) % 2)
+    }
+    fn nv(&self, k: usize) -> String {
+        self.fixed(6 + (k + self.flip) % 2)
+    }
+    fn b(&self) -> String {
+        self.fixed(8)
+    }
+    fn op(&mut self, line: &str) {
+        writeln!(self.s, "            \"{line}\",").unwrap();
+    }
+    fn p(&self, k: usize) -> String {
+        Self::z(self.pos[k])
+    }
+    fn slot(&self, p: usize) -> String {
+        format!("zmmword ptr [rdx + {}]", LCOL_OFF + 64 * (p - self.regs()))
+    }
+    fn n_mem(r: usize) -> String {
+        format!("zmmword ptr [rsi + {}]", LN_OFF + 64 * r)
+    }
+
+    /// The multiplicand of row `i` at digit `j` (`None`: zero, below the squaring's row):
+    /// `a` for the product; `aᵢ`, `fᵢ₊₁`, `eⱼ` for the squaring.
+    fn x_src(&self, i: usize, j: usize) -> Option<String> {
+        if j >= self.l {
+            return None;
+        }
+        match self.kind {
+            Kind::Mul => Some(format!("zmmword ptr [r8 + {}]", LA_OFF + 64 * j)),
+            Kind::Sqr => {
+                let off = if j < i {
+                    return None;
+                } else if j == i {
+                    LA_OFF
+                } else if j == i + 1 {
+                    LF_OFF
+                } else {
+                    LE_OFF
+                };
+                Some(format!("zmmword ptr [rdx + {}]", off + 64 * j))
+            }
+        }
+    }
+
+    /// Moves the current digits to the previous ones and loads multiplicand digit `j` of row
+    /// `k` and modulus digit `jn` as the current ones (zero past the top).
+    fn load_digits(&mut self, k: usize, j: usize, jn: usize) {
+        // The current digits become the previous ones by swapping the registers' roles.
+        self.flip ^= 1;
+        let (a0, n0) = (self.av(0), self.nv(0));
+        match self.x_src(k, j) {
+            Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
+            None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
+        }
+        if jn < self.l {
+            self.op(&format!("vmovdqu64 {n0}, {}", Self::n_mem(jn)));
+        } else {
+            self.op(&format!("vpxord {n0}, {n0}, {n0}"));
+        }
+    }
+
+    /// Position `q`'s terms at row `i` into `dst`: the reduction's `lo(n_q·m) + hi(n_{q−1}·m)`
+    /// (current and previous modulus digits) and row `i+1`'s product terms `lo(x_{q−1}·b) +
+    /// hi(x_{q−2}·b)` (current and previous multiplicand digits), the latter first.
+    fn terms(&mut self, dst: &str, i: usize, q: usize) {
+        let (a0, a1, n0, n1, b, m) = (
+            self.av(0),
+            self.av(1),
+            self.nv(0),
+            self.nv(1),
+            self.b(),
+            self.m(),
+        );
+        let k = i + 1;
+        if k < self.l {
+            if q >= 1 && self.x_src(k, q - 1).is_some() {
+                self.op(&format!("vpmadd52luq {dst}, {b}, {a0}"));
+            }
+            if q >= 2 && self.x_src(k, q - 2).is_some() {
+                self.op(&format!("vpmadd52huq {dst}, {b}, {a1}"));
+            }
+        }
+        if q < self.l {
+            self.op(&format!("vpmadd52luq {dst}, {m}, {n0}"));
+        }
+        if q >= 1 && q <= self.l {
+            self.op(&format!("vpmadd52huq {dst}, {m}, {n1}"));
+        }
+    }
+
+    /// The multiplier of row `k` into B: `b_k` for the product ([rcx]), `a_k` for the square.
+    fn load_b(&mut self, k: usize) {
+        let b = self.b();
+        match self.kind {
+            Kind::Mul => self.op(&format!("vmovdqu64 {b}, zmmword ptr [rcx + {}]", 64 * k)),
+            Kind::Sqr => self.op(&format!(
+                "vmovdqu64 {b}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * k
+            )),
+        }
+    }
+
+    /// The quotient of position 0 into M and its carry `⌈t₀/2^52⌉` into C.
+    fn quotient(&mut self) {
+        let (m, c, p0) = (self.m(), self.c(), self.p(0));
+        self.op(&format!("vpxord {m}, {m}, {m}"));
+        self.op(&format!(
+            "vpmadd52luq {m}, {p0}, zmmword ptr [rsi + {LK0_OFF}]"
+        ));
+        self.op(&format!(
+            "vpaddq {c}, {p0}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+        ));
+        self.op(&format!("vpsrlq {c}, {c}, 52"));
+    }
+
+    /// Row `i` (its quotient in M and carry in C already): position 1 completed (the chain),
+    /// the next row's quotient at once, then every other position with this row's reduction
+    /// terms and the next row's product terms; the frame moves down one position.
+    fn row(&mut self, i: usize) {
+        let l = self.l;
+        let regs = self.regs();
+        let (m, c, t1) = (self.m(), self.c(), self.t(1));
+        let p1 = self.p(1);
+        let k = i + 1;
+        if k < l {
+            self.load_b(k);
+        }
+        // Position 1: the next row's product term there (it does not wait for m), then the
+        // reduction's lo(n₁·m), hi(n₀·m) and the carry.
+        let b = self.b();
+        if k < l {
+            if let Some(src) = self.x_src(k, 0) {
+                self.op(&format!("vpmadd52luq {p1}, {b}, {src}"));
+            }
+        }
+        let n = self.nv(0);
+        self.op(&format!("vmovdqu64 {n}, {}", Self::n_mem(0)));
+        self.load_digits(k, 0, 1);
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        let (n0, n1) = (self.nv(0), self.nv(1));
+        self.op(&format!("vpmadd52luq {t1}, {m}, {n0}"));
+        self.op(&format!("vpmadd52huq {p1}, {m}, {n1}"));
+        self.op(&format!("vpaddq {p1}, {p1}, {c}"));
+        self.op(&format!("vpaddq {p1}, {p1}, {t1}"));
+        // The next quotient from position 1, before the bulk (the core issues the oldest
+        // ready instruction first). M and C are rewritten only after the bulk has read them:
+        // the next quotient goes to T0/T1 and moves at the end.
+        let (t0, t1b) = (self.t(0), self.t(1));
+        self.op(&format!("vpxord {t0}, {t0}, {t0}"));
+        self.op(&format!(
+            "vpmadd52luq {t0}, {p1}, zmmword ptr [rsi + {LK0_OFF}]"
+        ));
+        self.op(&format!(
+            "vpaddq {t1b}, {p1}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+        ));
+        self.op(&format!("vpsrlq {t1b}, {t1b}, 52"));
+        // Positions 2 .. regs−1 in registers.
+        for q in 2..regs {
+            self.load_digits(k, q - 1, q);
+            let dst = self.p(q);
+            if q <= l + 1 {
+                self.terms(&dst, i, q);
+            }
+        }
+        // Positions regs ..= l+1 in slots: position `regs` comes into the spare register (it
+        // becomes the last register position), the others move down a slot; the top is new.
+        if regs <= l + 1 {
+            let tmp = self.c();
+            for q in regs..=l + 1 {
+                self.load_digits(k, q - 1, q);
+                let dst = if q == regs {
+                    Self::z(self.spare)
+                } else {
+                    tmp.clone()
+                };
+                if q <= l {
+                    let slot = self.slot(q);
+                    self.op(&format!("vmovdqu64 {dst}, {slot}"));
+                } else {
+                    self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+                }
+                self.terms(&dst, i, q);
+                if q > regs {
+                    let slot = self.slot(q - 1);
+                    self.op(&format!("vmovdqu64 {slot}, {dst}"));
+                }
+            }
+        }
+        // The next quotient and carry into place.
+        self.op(&format!("vmovdqa64 {m}, {t0}"));
+        self.op(&format!("vmovdqa64 {c}, {t1b}"));
+        // The shift: position p ← p+1; position 0's register is the new spare (or, with
+        // every position in registers, the new top, cleared).
+        let old0 = self.pos.remove(0);
+        if regs <= l + 1 {
+            self.pos.push(self.spare);
+            self.spare = old0;
+        } else {
+            self.op(&format!(
+                "vpxord {}, {}, {}",
+                Self::z(old0),
+                Self::z(old0),
+                Self::z(old0)
+            ));
+            self.pos.push(old0);
+        }
+    }
+
+    /// The frame's value (positions `0..L`) brought to exact 52-bit digits by one serial
+    /// carry pass (the numbers are in separate lanes) and stored to [`out`] (and kept in the
+    /// position registers where they are).
+    fn normalise_store(&mut self, out: &str) {
+        let (c, t0) = (self.c(), self.t(0));
+        self.op(&format!("vpxord {c}, {c}, {c}"));
+        for p in 0..self.l {
+            let x = if p < self.regs() {
+                self.p(p)
+            } else {
+                let slot = self.slot(p);
+                self.op(&format!("vmovdqu64 {t0}, {slot}"));
+                t0.clone()
+            };
+            self.op(&format!("vpaddq {x}, {x}, {c}"));
+            self.op(&format!("vpsrlq {c}, {x}, 52"));
+            self.op(&format!(
+                "vpandq {x}, {x}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!("vmovdqu64 zmmword ptr [{out} + {}], {x}", 64 * p));
+        }
+    }
+
+    /// The frame set to row 0's product terms (`lo(x_j·b₀)` at position j, `hi` at j+1, slots
+    /// included), and row 0's quotient.
+    fn start(&mut self) {
+        let l = self.l;
+        let sp = Self::z(self.spare);
+        self.op(&format!("vpxord {sp}, {sp}, {sp}"));
+        for q in self.regs()..=l + 1 {
+            let slot = self.slot(q);
+            if q <= l {
+                self.op(&format!("vmovdqu64 {slot}, {sp}"));
+            }
+        }
+        self.load_b(0);
+        let (b, t0) = (self.b(), self.t(0));
+        let a = self.av(0);
+        self.op(&format!("vpxord {a}, {a}, {a}"));
+        for q in 0..=l {
+            self.flip ^= 1;
+            let (a0, a1) = (self.av(0), self.av(1));
+            match self.x_src(0, q) {
+                Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
+                None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
+            }
+            let in_reg = q < self.regs();
+            let dst = if in_reg { self.p(q) } else { t0.clone() };
+            self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+            if q < l && self.x_src(0, q).is_some() {
+                self.op(&format!("vpmadd52luq {dst}, {b}, {a0}"));
+            }
+            if q >= 1 && self.x_src(0, q - 1).is_some() {
+                self.op(&format!("vpmadd52huq {dst}, {b}, {a1}"));
+            }
+            if !in_reg {
+                let slot = self.slot(q);
+                self.op(&format!("vmovdqu64 {slot}, {dst}"));
+            }
+        }
+        for q in (l + 1)..self.regs() {
+            let r = self.p(q);
+            self.op(&format!("vpxord {r}, {r}, {r}"));
+        }
+        self.quotient();
+    }
+
+    fn product(&mut self) {
+        self.start();
+        for i in 0..self.l {
+            self.row(i);
+        }
+    }
+
+    /// The squaring kernel: `count ≥ 1` squarings of the lane-form number at [rdi] in place.
+    fn sqr(&mut self) {
+        let l = self.l;
+        let (t0, t1) = (self.t(0), self.t(1));
+        // a at [rdi] → scratch; the loop's result goes there too.
+        for p in 0..l {
+            self.op(&format!("vmovdqu64 {t0}, zmmword ptr [rdi + {}]", 64 * p));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {t0}",
+                LA_OFF + 64 * p
+            ));
+        }
+        self.op("2:");
+        // f = 2a mod 2^52, e = f + (a_{j−1} >> 51).
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        for p in 0..l {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * p
+            ));
+            let c = self.c();
+            self.op(&format!("vpaddq {c}, {t0}, {t0}"));
+            self.op(&format!(
+                "vpandq {c}, {c}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LF_OFF + 64 * p
+            ));
+            self.op(&format!("vpaddq {c}, {c}, {t1}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LE_OFF + 64 * p
+            ));
+            self.op(&format!("vpsrlq {t1}, {t0}, 51"));
+        }
+        let saved = (self.pos.clone(), self.spare);
+        self.product();
+        self.normalise_store(&format!("rdx + {LA_OFF}"));
+        self.pos = saved.0;
+        self.spare = saved.1;
+        self.op("dec rcx");
+        self.op("jnz 2b");
+        for p in 0..l {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * p
+            ));
+            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {t0}", 64 * p));
+        }
+    }
+
+    /// The product kernel: [rdi] = [r8]·[rcx]·R⁻¹ (the first factor copied to the scratch by
+    /// the caller).
+    fn mul(&mut self) {
+        self.product();
+        self.normalise_store("rdi");
+    }
+}
+
+fn clobbers() -> String {
+    let mut s = String::new();
+    for z in 0..32 {
+        writeln!(s, "            out(\"zmm{z}\") _,").unwrap();
+    }
+    for k in 1..8 {
+        writeln!(s, "            out(\"k{k}\") _,").unwrap();
+    }
+    for r in ["rax", "r9", "r10", "r11", "r12", "r13", "r14", "r15"] {
+        writeln!(s, "            out(\"{r}\") _,").unwrap();
+    }
+    s
+}
+
+/// The 512-bit and 128-bit multiply-adds in one squaring (the loop body) or one product of
+/// a kernel's text.
+fn count_multiply_adds(text: &str, kind: Kind) -> (usize, usize) {
+    let body = match kind {
+        Kind::Sqr => {
+            let start = text.find("\"2:\"").expect("the squaring loop");
+            let end = text.find("\"dec rcx\"").expect("the squaring loop");
+            &text[start..end]
+        }
+        Kind::Mul => text,
+    };
+    let ops = body.lines().filter(|l| l.contains("vpmadd52"));
+    let (z, x): (Vec<&str>, Vec<&str>) =
+        ops.partition(|l| l.contains("madd52luq zmm") || l.contains("madd52huq zmm"));
+    (z.len(), x.len())
+}
+
+fn kernel(nv: usize, kind: Kind) -> String {
+    let mut g = Gen {
+        nv,
+        kind,
+        s: String::new(),
+    };
+    match kind {
+        Kind::Sqr => g.sqr(),
+        Kind::Mul => g.mul(),
+    }
+    g.s
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("duo_asm.rs");
+    let mut code = format!(
+        "// Generated by build.rs: the duo form's kernels (see ifma_duo.rs). Do not edit.
+
+/// Bytes of the constants block the kernels read.
+pub(super) const CONSTS_BYTES: usize = {CONSTS_BYTES};
+/// Bytes of the scratch block the kernels use.
+pub(super) const SCRATCH_BYTES: usize = {SCRATCH_BYTES};
+/// Words of one interleaved array in the constants block.
+pub(super) const ARR: usize = {ARR};
+"
+    );
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        let mut counts = String::new();
+        for nv in NVS {
+            let (sz, sx) = count_multiply_adds(&kernel(nv, Kind::Sqr), Kind::Sqr);
+            let (mz, mx) = count_multiply_adds(&kernel(nv, Kind::Mul), Kind::Mul);
+            writeln!(counts, "    [{sz}, {sx}, {mz}, {mx}],").unwrap();
+        }
+        write!(
+            code,
+            "
+/// Multiply-adds per operation for 3 to 10 registers: 512-bit and 128-bit ones in a squaring,
+/// then in a product (counted in the text this script wrote).
+pub(super) const MULTIPLY_ADDS: [[usize; 4]; 8] = [
+{counts}];
+"
+        )
+        .unwrap();
+        for nv in NVS {
+            let sqr = kernel(nv, Kind::Sqr);
+            let mul = kernel(nv, Kind::Mul);
+            let mut g = Gen {
+                nv,
+                kind: Kind::Mul,
+                s: String::new(),
+            };
+            g.norm();
+            let norm = g.s;
+            let clob = clobbers();
+            write!(
+                code,
+                "
+/// `count ≥ 1` squarings of the interleaved number at `x` in place, {l} digits.
+///
+/// # Safety
+/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
+#[inline(never)]
+pub(super) unsafe fn sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqr}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// `out = a·b·R⁻¹` for interleaved numbers of {l} digits.
+///
+/// # Safety
+/// As for [`sqr_{nv}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
+/// digits), `out` writable for {x} bytes.
+#[inline(never)]
+pub(super) unsafe fn mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mul}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") a => _,
+            inout(\"rcx\") b => _,
+            inout(\"r8\") scratch => _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// The normalisation of `sqr_{nv}` and `mul_{nv}` alone, in place, for the tests.
+///
+/// # Safety
+/// As for [`sqr_{nv}`]; `x` readable and writable for {x} bytes.
+#[cfg(test)]
+pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{norm}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+",
+                l = 4 * nv,
+                x = 64 * nv,
+                bx = 64 * nv + 48,
+            )
+            .unwrap();
+        }
+    }
+    fs::write(out, code).unwrap();
+    lanes_main();
+}
+
+/// The digit counts the lane form compiles (`ifma::COMPILED_DIGITS`).
+const LANE_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
+
+fn lane_kernel(l: usize, kind: Kind) -> String {
+    let mut g = LaneGen::new(l, kind);
+    match kind {
+        Kind::Sqr => g.sqr(),
+        Kind::Mul => g.mul(),
+    }
+    g.s
+}
+
+fn lanes_main() {
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("lanes_asm.rs");
+    let mut code = format!(
+        "// Generated by build.rs: the lane form's kernels (see ifma.rs). Do not edit.
+
+/// Bytes of the constants block the kernels read.
+pub(super) const CONSTS_BYTES: usize = {LANE_CONSTS_BYTES};
+/// Bytes of the scratch block the kernels use.
+pub(super) const SCRATCH_BYTES: usize = {LANE_SCRATCH_BYTES};
+"
+    );
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        let mut counts = String::new();
+        for l in LANE_DIGITS {
+            let (sz, _) = count_multiply_adds(&lane_kernel(l, Kind::Sqr), Kind::Sqr);
+            let (mz, _) = count_multiply_adds(&lane_kernel(l, Kind::Mul), Kind::Mul);
+            writeln!(counts, "    [{sz}, {mz}],").unwrap();
+        }
+        write!(
+            code,
+            "
+/// 512-bit multiply-adds in one squaring and one product, per compiled digit count
+/// (counted in the text this script wrote).
+pub(super) const MULTIPLY_ADDS: [[usize; 2]; 9] = [
+{counts}];
+"
+        )
+        .unwrap();
+        let clob = clobbers();
+        for l in LANE_DIGITS {
+            let sqr = lane_kernel(l, Kind::Sqr);
+            let mul = lane_kernel(l, Kind::Mul);
+            write!(
+                code,
+                "
+/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers.
+///
+/// # Safety
+/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
+#[inline(never)]
+pub(super) unsafe fn sqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqr}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits.
+///
+/// # Safety
+/// As for [`sqr_{l}`]; `a` and `b` readable for {x} bytes, `out` writable for {x} bytes.
+#[inline(never)]
+pub(super) unsafe fn mul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mul}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") b => _,
+            inout(\"r8\") a => _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+",
+                x = 64 * l,
+            )
+            .unwrap();
+        }
+    }
+    fs::write(out, code).unwrap();
+}

@@ -1,0 +1,501 @@
+//! Two exponentiations sharing every register digit by digit: the single private operation of
+//! a two-prime key on AVX-512 IFMA ("duo" form).
+//!
+//! Layout: number `u ∈ {0, 1}` (the two CRT halves) keeps digit `d` of its `L` digits of 52
+//! bits in lane `2·(d mod 4) + u` of register `d / 4`, so a 512-bit register holds four digits
+//! of each number and `L` is a multiple of 4 ([`DUO_DIGITS`]; the 1024-bit primes of RSA-2048
+//! fill five registers exactly, where [`super::ifma_pair`]'s one number per register set
+//! leaves four of 24 lanes empty). In memory the order is the same, `[2d + u]`, so the two
+//! numbers' digit `i` are 16 adjacent bytes: one `VBROADCASTI32X4` spreads `(bᵢ⁽⁰⁾, bᵢ⁽¹⁾)` over
+//! a register, and one digit of shift is a `VALIGNQ` by two lanes. Nothing crosses between the
+//! numbers, and every instruction works for both.
+//!
+//! A Montgomery product `a·b·R⁻¹ mod n` (`R = 2^(52·L)`, almost Montgomery: inputs and outputs
+//! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before a step at
+//! column `i`, position `p` holds column `i + p`. Each step takes two quotient digits (for
+//! both numbers at once):
+//!
+//! ```text
+//! y₀ = lo(t₀·k₀)                              k₀ = −n⁻¹ mod 2^52; t₀, t₁ = positions 0, 1
+//! t₁' = t₁ + ⌈t₀/2^52⌉ + hi(y₀·n₀) + lo(y₀·n₁) + (column i+1's product terms)
+//! y₁ = lo(t₁'·k₀)
+//! t'  = shift₂(t) + ⌈t₁'/2^52⌉ + lo(y₀·n↓↓) + hi(y₀·n↓) + lo(y₁·n↓) + hi(y₁·n) + terms
+//! ```
+//!
+//! where `shift₂` moves every position down two digits and `n↓`, `n↓↓` are `n` one and two
+//! digits down. The two consumed columns are never formed: `t₀ + lo(y₀·n₀)` is exactly
+//! `⌈t₀/2^52⌉·2^52`, and column i+1 likewise `⌈t₁'/2^52⌉·2^52`, so their carries come from
+//! values known before the multiply-adds that would produce them. Column i+1 is completed in
+//! 128-bit registers on the way to `y₁`, so the chain from one step to the next is `t₀ → y₀ →
+//! t₁' → y₁ → broadcast → position 0` (about 26 cycles for two digits), while a one-digit
+//! shift and its additions happen once per two digits. Paper 002's lesson — keep the
+//! quotient's chain short and the independent work beside it — on today's multiplier; the
+//! word-serial `acc₀ → y → lo(n·y) → shift → acc₀` of OpenSSL's `rsaz-avx512` and of the pair
+//! form is the chain this replaces.
+//!
+//! Product terms: a step at column `i` adds the terms that land on columns `i+2` up: for the
+//! product `hi(a↓·bᵢ) + lo(a↓·bᵢ₊₁) + hi(a·bᵢ₊₁) + lo(a·bᵢ₊₂)` (`a↓` one digit down), and column
+//! i+1's share `hi(a₀·bᵢ) + lo(a₀·bᵢ₊₁)` goes into `t₁'`. Squaring is dedicated: row `k`
+//! multiplies `aₖ` by the digits `j ≥ k` of `a` with the ones above `k` doubled (`2a` in 52-bit
+//! digits, `e`, as in [`super::ifma`]), registers wholly below the row skipped, so the
+//! product half of a squaring costs about half the multiply-adds of a product. Each result is
+//! normalised exactly (carries moved up until every digit is below 2^52, the ripple through
+//! runs of `2^52 − 1` on bit masks in general registers), since the multiply-adds read only
+//! the low 52 bits of their inputs.
+//!
+//! The kernels are assembly written by `build.rs` (one block per operation and digit count,
+//! steps unrolled, registers fixed), because the instruction order is part of the design and
+//! LLVM does not keep it: from intrinsics it hoisted every step's product terms out of the
+//! unrolled squaring and spilled them, and moved each next quotient behind the step's bulk.
+//! The order chosen: the quotients first, then the step's own product terms, then the
+//! multiples of `n` (the core issues the oldest ready instruction first, so anything emitted
+//! before the next quotient runs ahead of it).
+//!
+//! Measured on an AMD EPYC Zen 4 (family 25 model 17), cycles per Montgomery product of both
+//! numbers over a 1024-bit exponentiation with a 5-bit window (alternating builds, medians of
+//! five): 20 digits (1024-bit primes) 592 against 783 in the pair form, 32 digits 1,237
+//! against 1,371, 40 digits 1,849 against 2,157. The multiplier would allow about 17
+//! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
+//! digits; the rest is the chain under load and the normalisation (about 60 cycles).
+//!
+//! Constant time: every loop bound, mask and address depends on `L`, the window and the
+//! exponent's length only; the table is read by a scan over all entries under per-number
+//! compare masks.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+use zeroize::{Zeroize, Zeroizing};
+
+use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, Token, MASK52};
+
+/// The digit counts the duo form runs (multiples of 4, four digits of each number per
+/// register); a modulus needs the smallest one with `2^(52·L) > 4n`.
+pub const DUO_DIGITS: [usize; 8] = [12, 16, 20, 24, 28, 32, 36, 40];
+
+/// Words in one interleaved buffer: the largest `2·L`, plus the digits of zeros read past the
+/// end by the last steps' look-ahead broadcasts, rounded to whole registers.
+const BUF: usize = 2 * 40 + 8;
+
+/// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L`.
+type Duo = [u64; BUF];
+
+/// The kernels `build.rs` writes: `sqr_NV` (a run of squarings in place) and `mul_NV` for
+/// `NV` = 3 to 10 registers (12 to 40 digits), on [`Consts`] and [`Scratch`], and the sizes
+/// of those blocks.
+mod duo_asm {
+    include!(concat!(env!("OUT_DIR"), "/duo_asm.rs"));
+}
+
+/// The constants a kernel reads, at the byte offsets `build.rs` uses: both moduli
+/// interleaved, one and two digits down, `k₀` in every lane pair, `2^52 − 1` and 1.
+#[repr(C, align(64))]
+struct Consts {
+    n: Arr,
+    nd: Arr,
+    ndd: Arr,
+    k0: [u64; 8],
+    m52: u64,
+    one: u64,
+}
+
+/// One interleaved array of the constants block (zero past the digits).
+type Arr = [u64; duo_asm::ARR];
+
+const _: () = assert!(core::mem::size_of::<Consts>() >= duo_asm::CONSTS_BYTES);
+
+/// The kernels' scratch: the squaring's `a`, `e = 2a` and `f` each also one digit down (see
+/// the module documentation), the product's first factor and its copy one digit down.
+#[repr(C, align(64))]
+struct Scratch([u64; duo_asm::SCRATCH_BYTES / 8]);
+
+impl Consts {
+    /// Both moduli's constants, from their interleaved digits and `k₀`s.
+    fn new(n: &Duo, k0: [u64; 2]) -> Self {
+        let mut c = Consts {
+            n: [0; duo_asm::ARR],
+            nd: [0; duo_asm::ARR],
+            ndd: [0; duo_asm::ARR],
+            k0: [0; 8],
+            m52: MASK52,
+            one: 1,
+        };
+        c.n[..80].copy_from_slice(&n[..80]);
+        c.nd[..78].copy_from_slice(&n[2..80]);
+        c.ndd[..76].copy_from_slice(&n[4..80]);
+        for pair in c.k0.chunks_exact_mut(2) {
+            pair.copy_from_slice(&k0);
+        }
+        c
+    }
+}
+
+impl Zeroize for Scratch {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Zeroize for Consts {
+    fn zeroize(&mut self) {
+        self.n.zeroize();
+        self.nd.zeroize();
+        self.ndd.zeroize();
+        self.k0.zeroize();
+    }
+}
+
+/// The multiply-adds one squaring and one product of the duo kernels issue at `digits` (one
+/// of [`DUO_DIGITS`]), counted in the generated code: `[512-bit, 128-bit]` for the squaring,
+/// then for the product. With the core's multiply-add rate this gives the throughput bound a
+/// kernel is measured against (`benches/ifma_bound.rs`).
+pub fn multiply_adds(digits: usize) -> Option<[usize; 4]> {
+    DUO_DIGITS
+        .iter()
+        .position(|&d| d == digits)
+        .map(|i| duo_asm::MULTIPLY_ADDS[i])
+}
+
+/// The duo digit count for moduli of `bits` bits, if one is large enough.
+pub fn duo_digits_for(bits: usize) -> Option<usize> {
+    let need = super::ifma::digits_for_bits(bits);
+    DUO_DIGITS.into_iter().find(|&d| d >= need)
+}
+
+/// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), both in every
+/// register (see the module documentation), in constant time, with a `window`-bit fixed
+/// window (`1..=8`). Both moduli MUST have the same digit count, one of [`DUO_DIGITS`], and
+/// both exponents the same length (panics otherwise: these are the caller's public shapes).
+pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
+    let (nv, inputs) = stage(jobs);
+    let exp_digits = exp_digit_rows(jobs, 2, window);
+    let mut result = Zeroizing::new([0u64; BUF]);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; nv is 3..=10 (stage).
+    unsafe { duo_core(nv, &mut result, &inputs, &exp_digits, window) };
+    finish(jobs, &result, nv);
+}
+
+/// `job.out = job.base^exp mod job.modulus` for one or two jobs, both in every register, for
+/// a **public** exponent shared by both (RSA's `e`: verification and the fault check):
+/// left-to-right binary, the squarings between set bits in one run, so the time depends on
+/// `exp` (which must not be secret) but not on the bases or the moduli. The jobs' own `exp`
+/// fields are not read. Shapes as for [`pow_duo`].
+pub fn pow_duo_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
+    let (nv, inputs) = stage(jobs);
+    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
+    let mut scratch = Zeroizing::new(Scratch([0; duo_asm::SCRATCH_BYTES / 8]));
+    let mut one = [0u64; BUF];
+    one[0] = 1;
+    one[1] = 1;
+    let mut x = Zeroizing::new([0u64; BUF]);
+    let mut acc = Zeroizing::new([0u64; BUF]);
+    let mut tmp = Zeroizing::new([0u64; BUF]);
+    // Public exponent: its bits may steer the loop.
+    let bits = crate::exp::exp_bit_len_vartime(exp);
+    // SAFETY (every kernel call): the token proves AVX512F, AVX512VL and AVX512IFMA; nv is
+    // 3..=10 (stage).
+    unsafe {
+        mul(nv, &mut x, &c, &inputs.base, &inputs.rr, &mut scratch);
+        if bits == 0 {
+            mul(nv, &mut acc, &c, &inputs.rr, &one, &mut scratch);
+        } else {
+            *acc = *x;
+            let mut run = 0;
+            for i in (0..bits - 1).rev() {
+                run += 1;
+                if crate::exp::exp_bits(exp, i, 1) == 1 {
+                    sqr_run(nv, &mut acc, &c, &mut scratch, run);
+                    run = 0;
+                    mul(nv, &mut tmp, &c, &acc, &x, &mut scratch);
+                    *acc = *tmp;
+                }
+            }
+            if run > 0 {
+                sqr_run(nv, &mut acc, &c, &mut scratch, run);
+            }
+        }
+        // Leave the domain: a product by 1 gives a value ≤ n.
+        mul(nv, &mut tmp, &c, &acc, &one, &mut scratch);
+    }
+    finish(jobs, &tmp, nv);
+}
+
+/// Checks the shapes (panics on a mismatch: the caller's public shapes) and lays both jobs'
+/// moduli, constants and bases out interleaved; returns the register count `L / 4` and them.
+fn stage(jobs: &[PowJob<'_>]) -> (usize, Zeroizing<Inputs>) {
+    let l = check_shapes(jobs, 2);
+    assert!(DUO_DIGITS.contains(&l), "a duo digit count");
+    let mut inputs = Zeroizing::new(Inputs {
+        n: [0; BUF],
+        rr: [0; BUF],
+        base: [0; BUF],
+        k0: [0; 2],
+    });
+    let mut digits = Zeroizing::new(vec![0u64; l]);
+    for u in 0..2 {
+        let j = &jobs[slot_job(jobs.len(), u)];
+        interleave(&mut inputs.n, u, &j.modulus.n);
+        interleave(&mut inputs.rr, u, &j.modulus.rr);
+        super::ifma::to_radix52(&mut digits, j.base);
+        interleave(&mut inputs.base, u, &digits);
+        inputs.k0[u] = j.modulus.k0;
+    }
+    (l / 4, inputs)
+}
+
+/// Every job's result from the interleaved digits (values ≤ n): back to 64-bit limbs and the
+/// one masked subtraction.
+fn finish(jobs: &mut [PowJob<'_>], result: &Duo, nv: usize) {
+    let mut digits = Zeroizing::new(vec![0u64; 4 * nv]);
+    for (u, job) in jobs.iter_mut().enumerate() {
+        for (d, x) in digits.iter_mut().enumerate() {
+            *x = result[2 * d + u];
+        }
+        finish_job(job, &digits);
+    }
+}
+
+/// Writes `digits` as number `u` of the interleaved buffer `buf`.
+fn interleave(buf: &mut Duo, u: usize, digits: &[u64]) {
+    for (d, &x) in digits.iter().enumerate() {
+        buf[2 * d + u] = x;
+    }
+}
+
+/// Both numbers' inputs in interleaved digit form.
+struct Inputs {
+    n: Duo,
+    rr: Duo,
+    base: Duo,
+    k0: [u64; 2],
+}
+
+impl Zeroize for Inputs {
+    fn zeroize(&mut self) {
+        for b in [&mut self.n, &mut self.rr, &mut self.base] {
+            b.zeroize();
+        }
+        self.k0.zeroize();
+    }
+}
+
+/// `dst = table[idx]` per number (`idx = (i⁽⁰⁾, i⁽¹⁾)`), digits of `nv` registers, reading
+/// every entry under a compare mask.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn select(nv: usize, dst: &mut Duo, table: &[Duo], idx: &[u64]) {
+    let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
+    let mut r = [_mm512_setzero_si512(); 10];
+    for (e, entry) in table.iter().enumerate() {
+        let m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        for (v, rv) in r.iter_mut().enumerate().take(nv) {
+            // SAFETY: 8·nv ≤ 80 < BUF readable u64s.
+            let x = unsafe { _mm512_loadu_si512(entry[8 * v..].as_ptr() as *const _) };
+            *rv = _mm512_mask_mov_epi64(*rv, m, x);
+        }
+    }
+    for (v, &rv) in r.iter().enumerate().take(nv) {
+        // SAFETY: 8·nv ≤ 80 < BUF writable u64s.
+        unsafe { _mm512_storeu_si512(dst[8 * v..].as_mut_ptr() as *mut _, rv) };
+    }
+}
+
+/// A run of `count ≥ 1` squarings of `x` in place by the generated kernel for `nv`
+/// registers.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `nv` in 3..=10.
+unsafe fn sqr_run(nv: usize, x: &mut Duo, c: &Consts, scratch: &mut Scratch, count: usize) {
+    let (x, c, sc) = (
+        x.as_mut_ptr(),
+        c as *const Consts as *const u64,
+        scratch.0.as_mut_ptr(),
+    );
+    // SAFETY: the caller's features; every buffer is as large as the kernels read or write
+    // (Duo: 88 words ≥ 8·nv + 2; Consts and Scratch at the offsets build.rs uses).
+    unsafe {
+        match nv {
+            3 => duo_asm::sqr_3(x, c, sc, count),
+            4 => duo_asm::sqr_4(x, c, sc, count),
+            5 => duo_asm::sqr_5(x, c, sc, count),
+            6 => duo_asm::sqr_6(x, c, sc, count),
+            7 => duo_asm::sqr_7(x, c, sc, count),
+            8 => duo_asm::sqr_8(x, c, sc, count),
+            9 => duo_asm::sqr_9(x, c, sc, count),
+            10 => duo_asm::sqr_10(x, c, sc, count),
+            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
+        }
+    }
+}
+
+/// `out = a·b·R⁻¹` by the generated kernel for `nv` registers.
+///
+/// # Safety
+/// As for [`sqr_run`].
+unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &mut Scratch) {
+    let (o, c, a, b, sc) = (
+        out.as_mut_ptr(),
+        c as *const Consts as *const u64,
+        a.as_ptr(),
+        b.as_ptr(),
+        scratch.0.as_mut_ptr(),
+    );
+    // SAFETY: as in `sqr_run`; `b` has its zero digits past the end (Duo is zero there).
+    unsafe {
+        match nv {
+            3 => duo_asm::mul_3(o, c, a, b, sc),
+            4 => duo_asm::mul_4(o, c, a, b, sc),
+            5 => duo_asm::mul_5(o, c, a, b, sc),
+            6 => duo_asm::mul_6(o, c, a, b, sc),
+            7 => duo_asm::mul_7(o, c, a, b, sc),
+            8 => duo_asm::mul_8(o, c, a, b, sc),
+            9 => duo_asm::mul_9(o, c, a, b, sc),
+            10 => duo_asm::mul_10(o, c, a, b, sc),
+            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
+        }
+    }
+}
+
+/// The exponentiation proper (see [`pow_duo`]) for numbers of `4·nv` digits.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
+    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
+    let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
+    let mut one = [0u64; BUF];
+    one[0] = 1;
+    one[1] = 1;
+
+    let entries = 1usize << window;
+    let mut table: Vec<Duo> = vec![[0; BUF]; entries];
+    // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
+    // SAFETY (every kernel call): the caller's features; nv is 3..=10 (pow_duo).
+    unsafe {
+        mul(nv, &mut table[0], &c, &inputs.rr, &one, &mut scratch);
+        mul(
+            nv,
+            &mut table[1],
+            &c,
+            &inputs.base,
+            &inputs.rr,
+            &mut scratch,
+        );
+        for e in 2..entries {
+            let (done, rest) = table.split_at_mut(e);
+            mul(nv, &mut rest[0], &c, &done[e - 1], &done[1], &mut scratch);
+        }
+    }
+
+    let mut acc = [0u64; BUF];
+    let mut sel = [0u64; BUF];
+    let mut tmp = [0u64; BUF];
+    let mut rows = exp_digits.chunks_exact(2);
+    if let Some(first) = rows.next() {
+        select(nv, &mut acc, &table, first);
+        for row in rows {
+            select(nv, &mut sel, &table, row);
+            // SAFETY: as above.
+            unsafe {
+                sqr_run(nv, &mut acc, &c, &mut scratch, window as usize);
+                mul(nv, &mut tmp, &c, &acc, &sel, &mut scratch);
+            }
+            acc = tmp;
+        }
+    } else {
+        acc = table[0];
+    }
+    // Leave the domain: a product by 1 gives a value ≤ n.
+    // SAFETY: as above.
+    unsafe { mul(nv, out, &c, &acc, &one, &mut scratch) };
+    for e in table.iter_mut() {
+        e.zeroize();
+    }
+    acc.zeroize();
+    sel.zeroize();
+    tmp.zeroize();
+    scratch.0.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digits of `d` (one number) carried through in general registers.
+    fn reference(d: &[u64]) -> Vec<u64> {
+        let mut carry = 0u64;
+        d.iter()
+            .map(|&x| {
+                let x = x + carry;
+                carry = x >> 52;
+                x & MASK52
+            })
+            .collect()
+    }
+
+    /// The kernels' normalisation on lazy digits (below 2^61), each number on its own: a
+    /// ripple through every digit of one number while the other has none, and random mixes of
+    /// the values that make or pass a carry, at every register count.
+    #[test]
+    fn normalise_ripples_each_number_on_its_own() {
+        if Token::get().is_none() {
+            return;
+        }
+        let c = Consts::new(&[0; BUF], [0; 2]);
+        let picks = [
+            0,
+            1,
+            MASK52 - 1,
+            MASK52,
+            MASK52 + 1,
+            (1 << 53) + 3,
+            (1 << 60) + 12345,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for nv in 3..=10usize {
+            let l = 4 * nv;
+            let mut cases: Vec<[Vec<u64>; 2]> = Vec::new();
+            let mut run = vec![MASK52; l];
+            run[0] = MASK52 + 1;
+            run[l - 1] = 0;
+            cases.push([run.clone(), vec![0; l]]);
+            cases.push([vec![0; l], run]);
+            for _ in 0..2000 {
+                let mut pair = [vec![0u64; l], vec![0u64; l]];
+                for num in pair.iter_mut() {
+                    // The top digit stays clear: the values must fit.
+                    for x in num[..l - 1].iter_mut() {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        *x = picks[(state >> 40) as usize % picks.len()];
+                    }
+                }
+                cases.push(pair);
+            }
+            for pair in cases {
+                let mut buf = [0u64; BUF];
+                interleave(&mut buf, 0, &pair[0]);
+                interleave(&mut buf, 1, &pair[1]);
+                let (x, k) = (buf.as_mut_ptr(), &c as *const Consts as *const u64);
+                // SAFETY: the token above proves the extensions; the buffers are large enough.
+                unsafe {
+                    match nv {
+                        3 => duo_asm::norm_3(x, k),
+                        4 => duo_asm::norm_4(x, k),
+                        5 => duo_asm::norm_5(x, k),
+                        6 => duo_asm::norm_6(x, k),
+                        7 => duo_asm::norm_7(x, k),
+                        8 => duo_asm::norm_8(x, k),
+                        9 => duo_asm::norm_9(x, k),
+                        _ => duo_asm::norm_10(x, k),
+                    }
+                }
+                for (u, num) in pair.iter().enumerate() {
+                    let got: Vec<u64> = (0..l).map(|d| buf[2 * d + u]).collect();
+                    assert_eq!(got, reference(num), "{nv} registers, number {u}");
+                }
+            }
+        }
+    }
+}
