@@ -1,0 +1,335 @@
+//! Keys and certificates that must be refused at load, each with an error naming the fault:
+//! through [`redc_rustls::SigningKey`], through [`redc_rustls::KEY_PROVIDER`] (what rustls
+//! calls), and through the example server (one line on standard error, status 1).
+
+mod common;
+
+use common::{identity, run_server_expecting_exit, KeyFormat};
+use redc::rsa::pkcs1::der::{Decode, Encode};
+use redc::rsa::pkcs1::{self, UintRef};
+use redc::rsa::{pkcs8, EncodeRsaPrivateKey, RsaPrivateKey};
+use redc_rustls::Error;
+use rustls::crypto::KeyProvider as _;
+use rustls::pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, PrivateSec1KeyDer};
+
+/// Which component of a PKCS#1 `RSAPrivateKey` to change.
+#[derive(Clone, Copy, Debug)]
+enum Part {
+    Modulus,
+    PrivateExponent,
+    Prime1,
+    Prime2,
+    Exponent1,
+    Exponent2,
+    Coefficient,
+    /// The third prime's (first `OtherPrimeInfo`'s) coefficient.
+    OtherCoefficient,
+    /// The third prime itself.
+    OtherPrime,
+}
+
+/// `key`'s PKCS#1 DER with one byte of `part` changed (its middle byte, xor 0x10; the last byte
+/// xor 0x02 for an exponent or coefficient, which keeps the value odd or even as it was).
+fn tampered(key: &RsaPrivateKey, part: Part) -> Vec<u8> {
+    let der = key.to_pkcs1_der().unwrap();
+    let k = pkcs1::RsaPrivateKey::from_der(der.as_bytes()).unwrap();
+    let flip_middle = |u: UintRef<'_>| {
+        let mut v = u.as_bytes().to_vec();
+        let m = v.len() / 2;
+        v[m] ^= 0x10;
+        v
+    };
+    let flip_low = |u: UintRef<'_>| {
+        let mut v = u.as_bytes().to_vec();
+        let last = v.len() - 1;
+        v[last] ^= 0x02;
+        v
+    };
+    let mut parts: Vec<Vec<u8>> = [
+        k.modulus,
+        k.public_exponent,
+        k.private_exponent,
+        k.prime1,
+        k.prime2,
+        k.exponent1,
+        k.exponent2,
+        k.coefficient,
+    ]
+    .iter()
+    .map(|u| u.as_bytes().to_vec())
+    .collect();
+    let mut others: Vec<[Vec<u8>; 3]> = k
+        .other_prime_infos
+        .iter()
+        .flatten()
+        .map(|o| {
+            [
+                o.prime.as_bytes().to_vec(),
+                o.exponent.as_bytes().to_vec(),
+                o.coefficient.as_bytes().to_vec(),
+            ]
+        })
+        .collect();
+    match part {
+        Part::Modulus => parts[0] = flip_middle(k.modulus),
+        Part::PrivateExponent => parts[2] = flip_middle(k.private_exponent),
+        Part::Prime1 => parts[3] = flip_middle(k.prime1),
+        Part::Prime2 => parts[4] = flip_middle(k.prime2),
+        Part::Exponent1 => parts[5] = flip_low(k.exponent1),
+        Part::Exponent2 => parts[6] = flip_low(k.exponent2),
+        Part::Coefficient => parts[7] = flip_low(k.coefficient),
+        Part::OtherPrime => others[0][0] = flip_middle(UintRef::new(&others[0][0]).unwrap()),
+        Part::OtherCoefficient => others[0][2] = flip_low(UintRef::new(&others[0][2]).unwrap()),
+    }
+    let other_prime_infos = k.other_prime_infos.as_ref().map(|_| {
+        others
+            .iter()
+            .map(|o| pkcs1::OtherPrimeInfo {
+                prime: u(&o[0]),
+                exponent: u(&o[1]),
+                coefficient: u(&o[2]),
+            })
+            .collect::<Vec<_>>()
+    });
+    pkcs1::RsaPrivateKey {
+        modulus: u(&parts[0]),
+        public_exponent: u(&parts[1]),
+        private_exponent: u(&parts[2]),
+        prime1: u(&parts[3]),
+        prime2: u(&parts[4]),
+        exponent1: u(&parts[5]),
+        exponent2: u(&parts[6]),
+        coefficient: u(&parts[7]),
+        other_prime_infos,
+    }
+    .to_der()
+    .unwrap()
+}
+
+/// A PKCS#1 integer over `v`.
+fn u(v: &[u8]) -> UintRef<'_> {
+    UintRef::new(v).unwrap()
+}
+
+/// The redc-rustls error inside `e`, which must be one.
+fn inner(e: &rustls::Error) -> &Error {
+    Error::from_rustls(e).unwrap_or_else(|| panic!("not a redc-rustls error: {e:?}"))
+}
+
+/// Loads `der` (PKCS#1) through every entry point, expecting the same refusal from each, and
+/// returns it.
+fn refused_pkcs1(der: &[u8]) -> String {
+    let direct = redc_rustls::SigningKey::from_der(der).unwrap_err();
+    let by_kind =
+        redc_rustls::SigningKey::from_key_der(&PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(der)))
+            .unwrap_err();
+    let provider = redc_rustls::KEY_PROVIDER
+        .load_private_key(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(der.to_vec())))
+        .unwrap_err();
+    let msg = inner(&direct).to_string();
+    assert_eq!(inner(&by_kind).to_string(), msg);
+    assert_eq!(inner(&provider).to_string(), msg);
+    assert_eq!(provider.to_string(), format!("other error: {msg}"));
+    msg
+}
+
+#[test]
+fn tampered_two_prime_keys_are_refused_naming_the_fault() {
+    let key = RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+    // The untampered key loads.
+    redc_rustls::SigningKey::from_der(key.to_pkcs1_der().unwrap().as_bytes()).unwrap();
+    for part in [
+        Part::Modulus,
+        Part::PrivateExponent,
+        Part::Prime1,
+        Part::Prime2,
+    ] {
+        let der = tampered(&key, part);
+        let msg = refused_pkcs1(&der);
+        let e = redc_rustls::SigningKey::from_der(&der).unwrap_err();
+        assert!(matches!(inner(&e), Error::InvalidKey(_)), "{part:?}: {msg}");
+        assert!(msg.starts_with("RSA key refused: "), "{part:?}: {msg}");
+    }
+    for part in [Part::Exponent1, Part::Exponent2, Part::Coefficient] {
+        let der = tampered(&key, part);
+        let msg = refused_pkcs1(&der);
+        let e = redc_rustls::SigningKey::from_der(&der).unwrap_err();
+        assert!(matches!(inner(&e), Error::CrtMismatch), "{part:?}: {msg}");
+        assert!(msg.contains("CRT values"), "{part:?}: {msg}");
+    }
+}
+
+#[test]
+fn tampered_three_prime_keys_are_refused_naming_the_fault() {
+    let key = RsaPrivateKey::new_multi_prime(&mut rand_core::OsRng, 2048, 3).unwrap();
+    let good = key.to_pkcs1_der().unwrap();
+    assert_eq!(
+        redc_rustls::SigningKey::from_der(good.as_bytes())
+            .unwrap()
+            .primes(),
+        3
+    );
+    let prime = tampered(&key, Part::OtherPrime);
+    let e = redc_rustls::SigningKey::from_der(&prime).unwrap_err();
+    assert!(matches!(inner(&e), Error::InvalidKey(_)), "{e}");
+    let coeff = tampered(&key, Part::OtherCoefficient);
+    let e = redc_rustls::SigningKey::from_der(&coeff).unwrap_err();
+    assert!(matches!(inner(&e), Error::CrtMismatch), "{e}");
+}
+
+#[test]
+fn tampered_pkcs8_is_refused_like_pkcs1() {
+    let key = RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+    let pkcs1 = tampered(&key, Part::Coefficient);
+    let info = pkcs8::PrivateKeyInfo::new(pkcs1::ALGORITHM_ID, &pkcs1);
+    let der = info.to_der().unwrap();
+    let e = redc_rustls::SigningKey::from_der(&der).unwrap_err();
+    assert!(matches!(inner(&e), Error::CrtMismatch), "{e}");
+    let e = redc_rustls::KEY_PROVIDER
+        .load_private_key(PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(der)))
+        .unwrap_err();
+    assert!(matches!(inner(&e), Error::CrtMismatch), "{e}");
+}
+
+#[test]
+fn malformed_and_non_rsa_keys_are_refused() {
+    let key = RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+    let der = key.to_pkcs1_der().unwrap();
+    // Truncated DER.
+    let cut = &der.as_bytes()[..der.as_bytes().len() - 7];
+    let e = redc_rustls::SigningKey::from_der(cut).unwrap_err();
+    assert!(matches!(inner(&e), Error::KeyEncoding(_)), "{e}");
+    let e = redc_rustls::KEY_PROVIDER
+        .load_private_key(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(cut.to_vec())))
+        .unwrap_err();
+    assert!(inner(&e).to_string().contains("malformed PKCS#1"), "{e}");
+    // PEM without a key, and an encrypted key.
+    let e = redc_rustls::SigningKey::from_pem(
+        b"-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap_err();
+    assert!(inner(&e).to_string().contains("no PEM section"), "{e}");
+    let e = redc_rustls::SigningKey::from_pem(
+        b"-----BEGIN ENCRYPTED PRIVATE KEY-----\nAA==\n-----END ENCRYPTED PRIVATE KEY-----\n",
+    )
+    .unwrap_err();
+    assert!(inner(&e).to_string().contains("encrypted"), "{e}");
+    // An EC key, as SEC1 and as PKCS#8 (only its algorithm matters here).
+    let e = redc_rustls::KEY_PROVIDER
+        .load_private_key(PrivateKeyDer::Sec1(PrivateSec1KeyDer::from(vec![0x30, 0])))
+        .unwrap_err();
+    assert!(matches!(inner(&e), Error::NotRsa(_)), "{e}");
+    let ec = pkcs8::spki::AlgorithmIdentifierRef {
+        oid: pkcs8::ObjectIdentifier::new_unwrap("1.2.840.10045.2.1"),
+        parameters: None,
+    };
+    let ec_der = pkcs8::PrivateKeyInfo::new(ec, &[0x30, 0]).to_der().unwrap();
+    let e = redc_rustls::SigningKey::from_der(&ec_der).unwrap_err();
+    assert_eq!(
+        inner(&e).to_string(),
+        "key refused: an EC key, not an RSA key"
+    );
+    // Below 2048 bits.
+    let small = RsaPrivateKey::new(&mut rand_core::OsRng, 1024).unwrap();
+    let e = redc_rustls::SigningKey::new(small).unwrap_err();
+    assert!(matches!(inner(&e), Error::KeyTooSmall(1024)), "{e}");
+}
+
+#[test]
+fn fallback_provider_takes_the_keys_redc_does_not() {
+    let base = rustls::crypto::ring::default_provider();
+    let keys = redc_rustls::KeyProvider::with_fallback(base.key_provider);
+    // An EC key goes to the fallback (ring), which refuses these bytes with its own error.
+    let e = keys
+        .load_private_key(PrivateKeyDer::Sec1(PrivateSec1KeyDer::from(vec![0x30, 0])))
+        .unwrap_err();
+    assert!(Error::from_rustls(&e).is_none(), "{e}");
+    // An RSA key stays with redc, refusals included.
+    let key = RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+    let der = tampered(&key, Part::Prime1);
+    let e = keys
+        .load_private_key(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(der)))
+        .unwrap_err();
+    assert!(matches!(inner(&e), Error::InvalidKey(_)), "{e}");
+    let good = key.to_pkcs1_der().unwrap().as_bytes().to_vec();
+    let loaded = keys
+        .load_private_key(PrivateKeyDer::Pkcs1(PrivatePkcs1KeyDer::from(good)))
+        .unwrap();
+    assert!(format!("{loaded:?}").starts_with("SigningKey { bits: 2048, primes: 2"));
+}
+
+#[test]
+fn certificate_of_another_key_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = identity(dir.path(), "a", 2048, 2, KeyFormat::Pkcs1Pem);
+    let b = identity(dir.path(), "b", 2048, 2, KeyFormat::Pkcs1Pem);
+    let e = redc_rustls::certified_key_from_files(&a.cert_path, &b.key_path).unwrap_err();
+    assert!(matches!(inner(&e), Error::KeyMismatch), "{e}");
+    let ok = redc_rustls::certified_key_from_files(&a.cert_path, &a.key_path).unwrap();
+    assert_eq!(ok.cert.len(), 1);
+    let key = redc_rustls::SigningKey::new(b.key.clone()).unwrap();
+    let e = redc_rustls::certified_key(vec![], key).unwrap_err();
+    assert!(matches!(inner(&e), Error::Certificate(_)), "{e}");
+    let e = redc_rustls::load_certificates(dir.path().join("missing.pem")).unwrap_err();
+    assert!(matches!(inner(&e), Error::Io { .. }), "{e}");
+    let e = redc_rustls::load_certificates(&a.key_path).unwrap_err();
+    assert!(inner(&e).to_string().contains("no PEM section"), "{e}");
+}
+
+/// The example server must exit with status 1 and exactly one line on standard error
+/// containing `expect`.
+fn server_refuses(args: &[&str], expect: &str) {
+    let out = run_server_expecting_exit(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+    assert!(stderr.contains(expect), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing was to be served");
+}
+
+#[test]
+fn example_server_exits_with_one_line_on_a_bad_key_or_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = identity(dir.path(), "srv", 2048, 2, KeyFormat::Pkcs1Pem);
+    let cert = id.cert_path.to_str().unwrap();
+    let pem = |der: &[u8]| {
+        redc::rsa::pkcs1::der::pem::encode_string(
+            "RSA PRIVATE KEY",
+            redc::rsa::pkcs1::der::pem::LineEnding::LF,
+            der,
+        )
+        .unwrap()
+    };
+    let prime = dir.path().join("prime.key");
+    std::fs::write(&prime, pem(&tampered(&id.key, Part::Prime1))).unwrap();
+    server_refuses(
+        &["--cert", cert, "--key", prime.to_str().unwrap()],
+        "RSA key refused: invalid key",
+    );
+    let qinv = dir.path().join("qinv.key");
+    std::fs::write(&qinv, pem(&tampered(&id.key, Part::Coefficient))).unwrap();
+    server_refuses(
+        &["--cert", cert, "--key", qinv.to_str().unwrap()],
+        "CRT values",
+    );
+    let other = identity(dir.path(), "other", 2048, 2, KeyFormat::Pkcs8Pem);
+    server_refuses(
+        &["--cert", cert, "--key", other.key_path.to_str().unwrap()],
+        "certificate refused: its public key is not the private key's",
+    );
+    server_refuses(
+        &[
+            "--cert",
+            id.key_path.to_str().unwrap(),
+            "--key",
+            id.key_path.to_str().unwrap(),
+        ],
+        "certificate refused",
+    );
+    let missing = dir.path().join("missing.key");
+    server_refuses(
+        &["--cert", cert, "--key", missing.to_str().unwrap()],
+        "cannot read",
+    );
+    server_refuses(&["--cert", cert], "--cert and --key go together");
+}
