@@ -309,3 +309,65 @@ proptest! {
         }
     }
 }
+
+/// Every form of the CPU-kind table (`redc::mont::backend::cpu`) runs here, whatever this CPU
+/// is: forcing a kind (test hook) switches the MULX 16-limb form and the IFMA two-prime form,
+/// and each must match the portable kernel and, for RSA, the portable backend's signature.
+/// (Other tests of this binary may run meanwhile under the forced kind: every form computes
+/// the same values, so they stay valid.)
+#[test]
+fn every_form_of_the_cpu_table_matches() {
+    use redc::mont::backend::cpu::{force_kind, CpuKind, Forms, IfmaTwoPrime, Mulx16};
+    use redc::rsa::RsaPrivateKey;
+    let mut rng = ChaCha8Rng::seed_from_u64(207);
+    let key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
+    let der = {
+        use redc::rsa::EncodeRsaPrivateKey;
+        key.to_pkcs1_der().unwrap()
+    };
+    let mut portable = key.clone();
+    portable.set_backend(Backend::Portable).unwrap();
+    let msg: Vec<u8> = (0..256u32).map(|i| (i * 7 + 1) as u8 & 0x7f).collect();
+    let want = portable.raw_private(None, &msg).unwrap();
+    let mut seen = (vec![], vec![]);
+    for kind in CpuKind::ALL {
+        force_kind(Some(kind));
+        let forms = Forms::current();
+        assert_eq!(forms, Forms::of(kind));
+        if !seen.0.contains(&forms.mulx16) && Backend::Mulx.is_available() {
+            seen.0.push(forms.mulx16);
+            let k = Backend::Mulx.kernel().unwrap();
+            for n in moduli(&mut rng, 16) {
+                check_modulus(&k, &n, &mut rng, 6);
+                check_almost(&k, &n, &mut rng);
+            }
+        }
+        if !seen.1.contains(&forms.ifma_two_prime) {
+            seen.1.push(forms.ifma_two_prime);
+            for b in Backend::available() {
+                let mut k = {
+                    use redc::rsa::DecodeRsaPrivateKey;
+                    RsaPrivateKey::from_pkcs1_der(der.as_bytes()).unwrap()
+                };
+                k.set_backend(b).unwrap();
+                assert_eq!(
+                    k.raw_private(None, &msg).unwrap(),
+                    want,
+                    "{kind:?} on {}",
+                    b.name()
+                );
+                assert_eq!(
+                    k.raw_private_batch(None, &[&msg[..], &msg[..]]).unwrap()[1],
+                    want,
+                    "{kind:?} batch on {}",
+                    b.name()
+                );
+            }
+        }
+    }
+    force_kind(None);
+    assert!(seen.1.contains(&IfmaTwoPrime::Duo) && seen.1.contains(&IfmaTwoPrime::Pair));
+    if Backend::Mulx.is_available() {
+        assert!(seen.0.contains(&Mulx16::Rows) && seen.0.contains(&Mulx16::Window));
+    }
+}

@@ -15,6 +15,7 @@ mod imp {
 
     use zeroize::Zeroizing;
 
+    use crate::mont::backend::cpu::{Forms, IfmaTwoPrime};
     use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
     use crate::mont::backend::ifma_duo::{duo_digits_for, pow_duo};
     use crate::rsa::private::PrimeCrt;
@@ -52,7 +53,9 @@ mod imp {
                     v
                 })
                 .collect();
-            let duo = duo_digits_for(bits).and_then(|d| {
+            // The duo form where the CPU kind runs it (`cpu`'s table), else the pair form.
+            let duo_kind = Forms::current().ifma_two_prime == IfmaTwoPrime::Duo;
+            let duo = duo_digits_for(bits).filter(|_| duo_kind).and_then(|d| {
                 let moduli = crt
                     .iter()
                     .map(|pc| Modulus52::new(&pc.modulus, d))
@@ -69,10 +72,9 @@ mod imp {
 
         /// `outs[i] = cis[i]^d_{primes[i]} mod r_{primes[i]}` for up to [`LANES`] jobs in
         /// one call; constant time. One or two jobs (a two-prime operation) run across the
-        /// registers, interleaved (`ifma_pair`); three or more one per lane (`ifma`), where a
-        /// call costs the same for three jobs or eight. Measured on an Intel Xeon (Emerald
-        /// Rapids) with 1024-bit primes: two jobs take 282 µs interleaved, 454 µs in lanes and
-        /// about 580 µs on the MULX kernel one after the other; eight take 454 µs in lanes.
+        /// registers, in the form the CPU kind's table names (`mont::backend::cpu`: both
+        /// halves in every register, `ifma_duo`, or interleaved, `ifma_pair`); three or more
+        /// run one per lane (`ifma`), where a call costs the same for three jobs or eight.
         pub(crate) fn pow(
             &self,
             token: Token,

@@ -26,6 +26,7 @@
 use crate::error::{Error, Result};
 use crate::mont::{Algorithm, Kernel, Modulus, SqrVariant};
 
+pub mod cpu;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 #[cfg(target_arch = "x86_64")]
@@ -189,8 +190,9 @@ const PUBLIC_DUO_MIN_DIGITS: usize = 32;
 
 /// A modulus prepared for the backend's exponentiation by a **public** exponent (RSA's `e`,
 /// for verification and the fault check), where the backend has one faster than its kernel's
-/// binary and sliding-window methods: on the ifma backend, moduli of 32 to 40 digits of 52
-/// bits (1,561 to 2,078 bits) run on the duo kernels ([`ifma_duo::pow_duo_public_vartime`]).
+/// binary and sliding-window methods: on the ifma backend, where the CPU kind runs the duo
+/// form ([`cpu::Forms`]), moduli of 32 to 40 digits of 52 bits (1,561 to 2,078 bits) run on
+/// the duo kernels ([`ifma_duo::pow_duo_public_vartime`]).
 /// Built once per key; cheap to clone.
 #[derive(Clone, Default)]
 pub struct PublicPow {
@@ -215,13 +217,17 @@ impl PublicPow {
             // A lone modulus takes both halves of the duo form; below 32 digits (1,560 bits)
             // that is no faster than the MULX kernel (Zen 4: 1024-bit verification 250,000
             // against 258,000/s, see `PUBLIC_DUO_MIN_DIGITS`).
-            let duo = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
-                let d = ifma_duo::duo_digits_for(m.bits())?;
-                if d < PUBLIC_DUO_MIN_DIGITS {
-                    return None;
-                }
-                Some((t, ifma::Modulus52::new(m, d)?))
-            });
+            // Only where the CPU kind runs the duo form (see `cpu`'s table).
+            let duo_kind = cpu::Forms::current().ifma_two_prime == cpu::IfmaTwoPrime::Duo;
+            let duo = ifma::Token::get()
+                .filter(|_| kernel.lanes && duo_kind)
+                .and_then(|t| {
+                    let d = ifma_duo::duo_digits_for(m.bits())?;
+                    if d < PUBLIC_DUO_MIN_DIGITS {
+                        return None;
+                    }
+                    Some((t, ifma::Modulus52::new(m, d)?))
+                });
             PublicPow { duo }
         }
         #[cfg(not(target_arch = "x86_64"))]

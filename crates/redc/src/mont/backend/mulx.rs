@@ -63,13 +63,24 @@ fn cpu_has_adx_bmi2() -> bool {
 }
 
 /// The MULX/ADCX/ADOX kernel; needs the [`Token`] proving the CPU can run it.
+/// At 16 limbs it runs the form [`super::cpu::Forms::current`] names for this CPU
+/// ([`super::cpu::Mulx16`]); every other size has one form.
 pub fn kernel(_: Token) -> Kernel<u64> {
-    Kernel {
-        mul: mont_mul::<false>,
-        sqr: mont_sqr::<false>,
-        name: "mulx",
-        almost: Some((mont_mul::<true>, mont_sqr::<true>)),
-        lanes: false,
+    match super::cpu::Forms::current().mulx16 {
+        super::cpu::Mulx16::Rows => Kernel {
+            mul: mont_mul::<false, false>,
+            sqr: mont_sqr::<false, false>,
+            name: "mulx",
+            almost: Some((mont_mul::<true, false>, mont_sqr::<true, false>)),
+            lanes: false,
+        },
+        super::cpu::Mulx16::Window => Kernel {
+            mul: mont_mul::<false, true>,
+            sqr: mont_sqr::<false, true>,
+            name: "mulx",
+            almost: Some((mont_mul::<true, true>, mont_sqr::<true, true>)),
+            lanes: false,
+        },
     }
 }
 
@@ -84,7 +95,7 @@ fn check(out: &[u64], a: &[u64], n: &[u64], scratch: &[u64]) -> usize {
 /// `out = a·b·R⁻¹ mod n` by SOS rows (product, then reduction); the kernel contract of
 /// [`crate::mont`] (`ALMOST = false`), or its almost Montgomery form (`ALMOST = true`: inputs
 /// and output `< R`). Only reachable through [`kernel`], i.e. on a CPU with BMI2 and ADX.
-fn mont_mul<const ALMOST: bool>(
+fn mont_mul<const ALMOST: bool, const WINDOW16: bool>(
     out: &mut [u64],
     a: &[u64],
     b: &[u64],
@@ -122,6 +133,7 @@ fn mont_mul<const ALMOST: bool>(
             8 => sized_mul!(mul8, 8, window),
             11 => sized_mul!(mul11, 11),
             12 => sized_mul!(mul12, 12),
+            16 if WINDOW16 => sized_mul!(mul16w, 16, window),
             16 => sized_mul!(mul16, 16),
             22 => sized_mul!(mul22, 22),
             24 => sized_mul!(mul24, 24),
@@ -139,7 +151,7 @@ fn mont_mul<const ALMOST: bool>(
 
 /// `out = a²·R⁻¹ mod n` by the dedicated squaring; the kernel contract of [`crate::mont`]
 /// (or its almost form, as for [`mont_mul`]). Only reachable through [`kernel`].
-fn mont_sqr<const ALMOST: bool>(
+fn mont_sqr<const ALMOST: bool, const WINDOW16: bool>(
     out: &mut [u64],
     a: &[u64],
     n: &[u64],
@@ -171,6 +183,7 @@ fn mont_sqr<const ALMOST: bool>(
             8 => sized_sqr!(sqr8, 8, window),
             11 => sized_sqr!(sqr11, 11),
             12 => sized_sqr!(sqr12, 12),
+            16 if WINDOW16 => sized_sqr!(sqr16w, 16, window),
             16 => sized_sqr!(sqr16, 16),
             22 => sized_sqr!(sqr22, 22),
             24 => sized_sqr!(sqr24, 24),

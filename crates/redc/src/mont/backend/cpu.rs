@@ -1,0 +1,311 @@
+//! The CPU kinds redc tells apart, and the kernel forms each one runs: the dispatch table.
+//!
+//! The backends ([`super::Backend`]) are chosen by the features a CPU has. Within a backend,
+//! some sizes have more than one form, equally correct (bit-identical results, all constant
+//! time) but fastest on different microarchitectures. [`CpuKind::detect`] reads the vendor,
+//! family and model once (CPUID), and [`Forms::of`] maps the kind to the forms, by the table
+//! below. Every entry says whether it was measured on that kind or is reasoned from a
+//! measured neighbour; a kind redc does not know gets the vendor's default, and an unknown
+//! vendor the forms with the widest record.
+//!
+//! | kind | IFMA, 2-prime single op | MULX, 16 limbs (RSA-2048's primes) |
+//! |---|---|---|
+//! | AMD Zen 3 (family 25, models 0–15, 32–47, 64–95) | no IFMA | register window — measured |
+//! | AMD Zen 4 (family 25, models 16–31, 96–127, 160–175) | duo — measured | register window — measured |
+//! | AMD Zen 5 (family 26) | duo — reasoned | register window — reasoned (AMD) |
+//! | other AMD | duo — reasoned | register window — reasoned (AMD) |
+//! | Intel Ice Lake / Tiger Lake / Rocket Lake (family 6, models 106, 108, 125, 126, 140, 141, 167) | pair — reasoned (Intel) | rows — reasoned (Intel) |
+//! | Intel Sapphire / Emerald / Granite Rapids (family 6, models 143, 207, 173, 174) | pair — measured | rows — measured |
+//! | other Intel | pair — reasoned (Intel) | rows — reasoned (Intel) |
+//! | unknown vendor | pair | rows |
+//!
+//! The figures behind "measured" (each on the named CPU, alternating runs on one pinned core,
+//! medians; the history is in `docs/performance.md`):
+//! - IFMA, AMD EPYC Zen 4 (family 25 model 17): the duo form ([`super::ifma_duo`], both CRT
+//!   halves in every register, two quotient digits per step) took 581 / 1,216 / 1,794 cycles
+//!   per product of both halves at 20 / 32 / 40 digits against the pair form's
+//!   ([`super::ifma_pair`]) 783 / 1,371 / 2,126, and RSA-2048 signing went from 0.92× to
+//!   1.06× OpenSSL 4.0.3. The pair form was the one measured on the Intel Xeon (family 6
+//!   model 207), at 1.15–1.22× OpenSSL 3; the duo form has not run there, so Intel keeps it.
+//! - MULX, 16 limbs: on the Intel Xeon (family 6 model 207) the reduction rows and rows
+//!   triangle signed 2,180/s against 2,020/s with the register-window reduction and
+//!   `tri_regs16` (2048-bit keys); on Zen 3 the window form was 5–7 % faster, and on Zen 4
+//!   (family 25 model 17) about 3 % (1,960 against 1,902 sign/s).
+//!
+//! The kind is public information about the machine, never about a key; the choice it makes
+//! is a branch on it alone.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A microarchitecture family, as far as the kernel choice cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CpuKind {
+    /// AMD Zen 3 (no AVX-512).
+    Zen3,
+    /// AMD Zen 4: AVX-512 IFMA executed as two 256-bit halves.
+    Zen4,
+    /// AMD Zen 5 (family 26).
+    Zen5,
+    /// An AMD CPU of another family or model.
+    AmdOther,
+    /// Intel Ice Lake, Tiger Lake or Rocket Lake (the first cores with AVX-512 IFMA).
+    IntelIceLake,
+    /// Intel Sapphire Rapids, Emerald Rapids or Granite Rapids.
+    IntelSapphireRapids,
+    /// An Intel CPU of another model.
+    IntelOther,
+    /// Another vendor, another architecture, or a CPU whose identity could not be read.
+    Unknown,
+}
+
+/// The form of the IFMA backend's single private operation of a two-prime key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IfmaTwoPrime {
+    /// Both CRT halves in every register ([`super::ifma_duo`]).
+    Duo,
+    /// The two halves interleaved, one number per register set ([`super::ifma_pair`]).
+    Pair,
+}
+
+/// The form of the MULX backend's 16-limb kernels (the primes of RSA-2048).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mulx16 {
+    /// Reduction rows and the rows triangle, as at 11, 12 and 22 limbs.
+    Rows,
+    /// An 8-word register window for the reduction (one copy shared by the squaring and the
+    /// multiplication) and a register-window triangle.
+    Window,
+}
+
+/// The kernel forms a CPU kind runs (see the module's table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Forms {
+    /// The IFMA single operation of a two-prime key.
+    pub ifma_two_prime: IfmaTwoPrime,
+    /// The MULX kernels at 16 limbs.
+    pub mulx16: Mulx16,
+}
+
+impl Forms {
+    /// The table: the forms for `kind`.
+    ///
+    /// ```
+    /// use redc::mont::backend::cpu::{CpuKind, Forms, IfmaTwoPrime, Mulx16};
+    ///
+    /// assert_eq!(Forms::of(CpuKind::Zen4).ifma_two_prime, IfmaTwoPrime::Duo);
+    /// assert_eq!(Forms::of(CpuKind::IntelSapphireRapids).mulx16, Mulx16::Rows);
+    /// // What runs here:
+    /// let here = Forms::of(CpuKind::detect());
+    /// # let _ = here;
+    /// ```
+    pub const fn of(kind: CpuKind) -> Forms {
+        use CpuKind::*;
+        let (ifma_two_prime, mulx16) = match kind {
+            Zen3 | Zen4 | Zen5 | AmdOther => (IfmaTwoPrime::Duo, Mulx16::Window),
+            IntelIceLake | IntelSapphireRapids | IntelOther | Unknown => {
+                (IfmaTwoPrime::Pair, Mulx16::Rows)
+            }
+        };
+        Forms {
+            ifma_two_prime,
+            mulx16,
+        }
+    }
+
+    /// The forms of the running CPU (or the kind forced by the `test-hooks` feature's
+    /// [`force_kind`]).
+    pub fn current() -> Forms {
+        Forms::of(CpuKind::current())
+    }
+}
+
+impl CpuKind {
+    /// Every kind, in the table's order.
+    pub const ALL: [CpuKind; 8] = [
+        CpuKind::Zen3,
+        CpuKind::Zen4,
+        CpuKind::Zen5,
+        CpuKind::AmdOther,
+        CpuKind::IntelIceLake,
+        CpuKind::IntelSapphireRapids,
+        CpuKind::IntelOther,
+        CpuKind::Unknown,
+    ];
+
+    /// A short name for reports ("Zen 4", "Intel Sapphire/Emerald Rapids", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            CpuKind::Zen3 => "AMD Zen 3",
+            CpuKind::Zen4 => "AMD Zen 4",
+            CpuKind::Zen5 => "AMD Zen 5",
+            CpuKind::AmdOther => "AMD (other)",
+            CpuKind::IntelIceLake => "Intel Ice Lake",
+            CpuKind::IntelSapphireRapids => "Intel Sapphire/Emerald Rapids",
+            CpuKind::IntelOther => "Intel (other)",
+            CpuKind::Unknown => "unknown",
+        }
+    }
+
+    /// The kind of a CPU from its CPUID vendor string and display family and model (family
+    /// and model with the extended fields already folded in, as `/proc/cpuinfo` shows them).
+    ///
+    /// ```
+    /// use redc::mont::backend::cpu::CpuKind;
+    ///
+    /// assert_eq!(CpuKind::classify("AuthenticAMD", 25, 17), CpuKind::Zen4);
+    /// assert_eq!(CpuKind::classify("GenuineIntel", 6, 207), CpuKind::IntelSapphireRapids);
+    /// assert_eq!(CpuKind::classify("HygonGenuine", 24, 0), CpuKind::Unknown);
+    /// ```
+    pub fn classify(vendor: &str, family: u32, model: u32) -> CpuKind {
+        match (vendor, family) {
+            ("AuthenticAMD", 25) => match model {
+                0..=15 | 32..=47 | 64..=95 => CpuKind::Zen3,
+                16..=31 | 96..=127 | 160..=175 => CpuKind::Zen4,
+                _ => CpuKind::AmdOther,
+            },
+            ("AuthenticAMD", 26) => CpuKind::Zen5,
+            ("AuthenticAMD", _) => CpuKind::AmdOther,
+            ("GenuineIntel", 6) => match model {
+                106 | 108 | 125 | 126 | 140 | 141 | 167 => CpuKind::IntelIceLake,
+                143 | 207 | 173 | 174 => CpuKind::IntelSapphireRapids,
+                _ => CpuKind::IntelOther,
+            },
+            ("GenuineIntel", _) => CpuKind::IntelOther,
+            _ => CpuKind::Unknown,
+        }
+    }
+
+    /// The running CPU's kind, read by CPUID (x86-64; [`CpuKind::Unknown`] elsewhere). Not
+    /// cached: see [`CpuKind::current`].
+    pub fn detect() -> CpuKind {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (vendor, family, model) = cpuid_identity();
+            match core::str::from_utf8(&vendor) {
+                Ok(v) => CpuKind::classify(v, family, model),
+                Err(_) => CpuKind::Unknown,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            CpuKind::Unknown
+        }
+    }
+
+    /// The kind the kernels dispatch on: [`CpuKind::detect`]'s answer, asked once and cached
+    /// (or the kind set by [`force_kind`]).
+    pub fn current() -> CpuKind {
+        let v = CURRENT.load(Ordering::Relaxed);
+        if v != 0 {
+            return CpuKind::ALL[usize::from(v - 1)];
+        }
+        let kind = CpuKind::detect();
+        CURRENT.store(kind.code(), Ordering::Relaxed);
+        kind
+    }
+
+    /// `1 + ` its index in [`CpuKind::ALL`] (0 means "not yet detected").
+    fn code(self) -> u8 {
+        let i = CpuKind::ALL.iter().position(|&k| k == self).unwrap_or(7);
+        i as u8 + 1
+    }
+}
+
+/// The cached [`CpuKind::current`]: 0 until first asked.
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// Test hook (feature `test-hooks`): makes the kernels dispatch as on a CPU of `kind`, so that
+/// every form of the table runs on one machine; `None` goes back to the detected kind. Only
+/// forms the CPU can execute are ever chosen: a kind decides between forms of one backend,
+/// and the backend still needs its features. All forms give identical results, so a test
+/// running beside one that forces a kind still computes correctly.
+#[cfg(feature = "test-hooks")]
+pub fn force_kind(kind: Option<CpuKind>) {
+    let v = kind.map_or(CpuKind::detect().code(), CpuKind::code);
+    CURRENT.store(v, Ordering::Relaxed);
+}
+
+/// The CPUID vendor string and display family and model.
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)]
+fn cpuid_identity() -> ([u8; 12], u32, u32) {
+    use core::arch::x86_64::__cpuid_count;
+    // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always exist. (Newer Rust
+    // versions declare these functions safe.)
+    let (l0, l1) = unsafe { (__cpuid_count(0, 0), __cpuid_count(1, 0)) };
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+    let base_family = (l1.eax >> 8) & 0xf;
+    let base_model = (l1.eax >> 4) & 0xf;
+    let ext_family = (l1.eax >> 20) & 0xff;
+    let ext_model = (l1.eax >> 16) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ext_family
+    } else {
+        base_family
+    };
+    let model = if base_family == 0x6 || base_family == 0xf {
+        (ext_model << 4) | base_model
+    } else {
+        base_model
+    };
+    (vendor, family, model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        for k in CpuKind::ALL {
+            assert_eq!(CpuKind::ALL[usize::from(k.code() - 1)], k);
+        }
+    }
+
+    #[test]
+    fn classify_the_machines_seen() {
+        // The machines this project has run on.
+        assert_eq!(CpuKind::classify("AuthenticAMD", 25, 1), CpuKind::Zen3);
+        assert_eq!(CpuKind::classify("AuthenticAMD", 25, 33), CpuKind::Zen3);
+        assert_eq!(CpuKind::classify("AuthenticAMD", 25, 17), CpuKind::Zen4);
+        assert_eq!(CpuKind::classify("AuthenticAMD", 26, 2), CpuKind::Zen5);
+        assert_eq!(
+            CpuKind::classify("GenuineIntel", 6, 207),
+            CpuKind::IntelSapphireRapids
+        );
+        assert_eq!(
+            CpuKind::classify("GenuineIntel", 6, 106),
+            CpuKind::IntelIceLake
+        );
+        assert_eq!(
+            CpuKind::classify("GenuineIntel", 6, 85),
+            CpuKind::IntelOther
+        );
+        assert_eq!(CpuKind::classify("AuthenticAMD", 23, 49), CpuKind::AmdOther);
+    }
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn detect_agrees_with_proc_cpuinfo() {
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return; // not Linux: nothing to compare with
+        };
+        let field = |name: &str| {
+            info.lines()
+                .find(|l| l.split(':').next().map(str::trim) == Some(name))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|v| std::string::String::from(v.trim()))
+        };
+        let (Some(vendor), Some(family), Some(model)) =
+            (field("vendor_id"), field("cpu family"), field("model"))
+        else {
+            return;
+        };
+        let (family, model) = (family.parse().unwrap(), model.parse().unwrap());
+        assert_eq!(CpuKind::detect(), CpuKind::classify(&vendor, family, model));
+    }
+}
