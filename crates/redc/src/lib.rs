@@ -69,6 +69,7 @@
 #![no_std]
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 extern crate alloc;
 #[cfg(feature = "std")]

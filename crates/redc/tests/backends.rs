@@ -1,7 +1,8 @@
 //! Every fast backend this CPU can run against the portable CIOS kernel and num-bigint: the
 //! Montgomery multiplication and squaring at every limb count 1..=70 and the RSA sizes up to
 //! 128 limbs, with edge and random moduli and operands, a proptest, and the constant-time
-//! fixed-window exponentiation. A backend the CPU lacks is reported and skipped.
+//! fixed-window exponentiation. A backend the CPU lacks is reported and skipped, or fails the
+//! run if `REDC_REQUIRE` names it.
 
 mod common;
 
@@ -24,7 +25,7 @@ fn fast_kernels() -> Vec<Kernel<u64>> {
         if b.is_available() {
             v.push(b.kernel().expect("available backend has a kernel"));
         } else {
-            eprintln!("backend {} not available on this CPU: skipped", b.name());
+            skip_backend(b, "kernel differential tests");
         }
     }
     v
@@ -220,7 +221,7 @@ fn mulx_is_detected_when_the_cpu_has_it() {
         assert_eq!(Backend::Mulx.kernel().unwrap().name(), "mulx");
         assert!(!Backend::Mulx.kernel().unwrap().lanes());
     } else {
-        eprintln!("mulx not available on this CPU: skipped");
+        skip_backend(Backend::Mulx, "mulx detection");
         assert!(Backend::Mulx.kernel().is_err());
     }
     assert_eq!(portable_kernel().name(), "portable");
@@ -237,7 +238,7 @@ fn ifma_is_offered_only_with_its_extensions() {
             "ifma's single products run on MULX"
         );
     } else {
-        eprintln!("ifma not available on this CPU: skipped");
+        skip_backend(Backend::Ifma, "ifma detection");
         assert!(Backend::Ifma.kernel().is_err());
     }
 }
@@ -370,4 +371,13 @@ fn every_form_of_the_cpu_table_matches() {
     if Backend::Mulx.is_available() {
         assert!(seen.0.contains(&Mulx16::Rows) && seen.0.contains(&Mulx16::Window));
     }
+}
+
+/// A required backend that a test would skip fails the test instead (what `REDC_REQUIRE`
+/// does in CI); one not required is only reported.
+#[test]
+#[should_panic(expected = "backend ifma is required (REDC_REQUIRE)")]
+fn a_required_backend_cannot_be_skipped() {
+    skip_backend_unless_in(&[Backend::Mulx], Backend::Portable, "not required");
+    skip_backend_unless_in(&[Backend::Mulx, Backend::Ifma], Backend::Ifma, "required");
 }

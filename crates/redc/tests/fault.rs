@@ -6,6 +6,8 @@
 //!   signature that fails to verify (the Bellcore / Boneh–DeMillo–Lipton attack needs exactly
 //!   one such signature to factor `n`).
 
+mod common;
+
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -26,7 +28,7 @@ fn keys() -> Vec<RsaPrivateKey> {
 #[test]
 fn corrupted_crt_part_is_detected() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    for key in keys() {
+    for (backend, key) in keys().iter().flat_map(common::on_every_backend) {
         let k = key.size();
         for i in 0..20 {
             let mut c = vec![0u8; k];
@@ -38,8 +40,9 @@ fn corrupted_crt_part_is_detected() {
             assert_eq!(
                 key.raw_private_faulty_for_tests(&c),
                 Err(Error::FaultDetected),
-                "{}-prime key, input #{i}",
-                key.primes().len()
+                "{}-prime key on {}, input #{i}",
+                key.primes().len(),
+                backend.name()
             );
             // The same input without the fault is fine.
             let m = key.raw_private(None, &c).unwrap();

@@ -1,8 +1,8 @@
 //! The AVX-512 IFMA lanes (`mont::backend::ifma`) against num-bigint: every compiled digit
 //! count, edge and random moduli, one to eight lanes, exponents of every shape; and the
 //! private operation and the batch API on the ifma backend against the MULX and portable
-//! kernels. The lane tests are skipped (and reported) on CPUs without the extensions; the
-//! batch API's are not.
+//! kernels. The lane tests are skipped (and reported) on CPUs without the extensions, or fail
+//! if `REDC_REQUIRE` names `ifma`; the batch API's run everywhere.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -23,7 +23,7 @@ use redc::rsa::{
 fn token() -> Option<Token> {
     let t = Token::get();
     if t.is_none() {
-        eprintln!("ifma not available on this CPU: skipped");
+        common::skip_backend(Backend::Ifma, "ifma kernels");
     }
     t
 }
@@ -311,7 +311,7 @@ fn keys(rng: &mut ChaCha8Rng) -> Vec<RsaPrivateKey> {
 fn private_operation_and_batches_match_other_kernels() {
     // The batch API runs on every backend (one operation after another without IFMA).
     if !Backend::Ifma.is_available() {
-        eprintln!("ifma not available on this CPU: the batches run on the others only");
+        common::skip_backend(Backend::Ifma, "batches (they run on the other backends)");
     }
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for mut key in keys(&mut rng) {

@@ -6,6 +6,8 @@
 //! `raw_private`, `raw_public`); on the padding branch alone, where the key layer is a shell,
 //! they fail by design.
 
+mod common;
+
 use std::sync::OnceLock;
 
 use rand_chacha::ChaCha20Rng;
@@ -18,15 +20,20 @@ use signature::{
     DigestSigner, DigestVerifier, Keypair, RandomizedSigner, SignatureEncoding, Signer, Verifier,
 };
 
-/// One 2048-bit two-prime key and one 2048-bit three-prime key, generated once.
+/// One 2048-bit two-prime key and one 2048-bit three-prime key, generated once, each on every
+/// backend this CPU runs (`common::on_every_backend`).
 fn keys() -> &'static [RsaPrivateKey] {
     static KEYS: OnceLock<Vec<RsaPrivateKey>> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut rng = ChaCha20Rng::seed_from_u64(0xe2e);
-        vec![
+        [
             RsaPrivateKey::new(&mut rng, 2048).expect("two-prime key generation"),
             RsaPrivateKey::new_multi_prime(&mut rng, 2048, 3).expect("three-prime key generation"),
         ]
+        .iter()
+        .flat_map(common::on_every_backend)
+        .map(|(_, key)| key)
+        .collect()
     })
 }
 

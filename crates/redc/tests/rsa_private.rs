@@ -3,6 +3,8 @@
 //! input ranges; the blinding pair's refresh schedule, sharing between threads, and a failing
 //! generator.
 
+mod common;
+
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -23,6 +25,19 @@ fn padded(x: &BigUint, len: usize) -> Vec<u8> {
 /// the first `full` inputs (num-bigint's `c^d` is slow at 8192 bits) the reference check is
 /// `m^e ≡ c`, which pins `m` down just as well since `x ↦ x^e` is a permutation mod n.
 fn check_key(key: &RsaPrivateKey, rng: &mut ChaCha20Rng, random: usize, full: usize) {
+    for (backend, key) in common::on_every_backend(key) {
+        check_key_on(&key, rng, random, full, backend.name());
+    }
+}
+
+/// [`check_key`] on the key's own backend (`name` for the messages).
+fn check_key_on(
+    key: &RsaPrivateKey,
+    rng: &mut ChaCha20Rng,
+    random: usize,
+    full: usize,
+    name: &str,
+) {
     let e = big(key.e());
     let n = big(key.n());
     let d = big(key.d());
@@ -48,10 +63,10 @@ fn check_key(key: &RsaPrivateKey, rng: &mut ChaCha20Rng, random: usize, full: us
             assert_eq!(&m.modpow(&e, &n), c, "input #{i}");
             got.to_vec()
         };
-        assert_eq!(&got[..], &want[..], "CRT, input #{i}");
+        assert_eq!(&got[..], &want[..], "{name}: CRT, input #{i}");
         // Blinded (a pair drawn from rng) gives the same.
         let blinded = key.raw_private(Some(&mut *rng), &padded(c, k)).unwrap();
-        assert_eq!(&blinded[..], &want[..], "blinded, input #{i}");
+        assert_eq!(&blinded[..], &want[..], "{name}: blinded, input #{i}");
         // Shorter input (no leading zeros) is accepted too.
         let got = key.raw_private(None, &c.to_bytes_be()).unwrap();
         assert_eq!(&got[..], &want[..]);
@@ -59,7 +74,7 @@ fn check_key(key: &RsaPrivateKey, rng: &mut ChaCha20Rng, random: usize, full: us
             let got = key
                 .raw_private_with(None, &padded(c, k), PrivateMode::NonCrt)
                 .unwrap();
-            assert_eq!(&got[..], &want[..], "non-CRT, input #{i}");
+            assert_eq!(&got[..], &want[..], "{name}: non-CRT, input #{i}");
         }
         // raw_public undoes raw_private.
         assert_eq!(key.public_key().raw_public(&got).unwrap(), padded(c, k));
@@ -109,35 +124,39 @@ fn fault_check_and_input_range() {
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     for primes in [2, 3] {
         let key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).unwrap();
-        let n = big(key.n());
-        let k = key.size();
-        let x = padded(&rng.gen_biguint_below(&n), k);
-        assert_eq!(
-            key.raw_private_faulty_for_tests(&x).unwrap_err(),
-            Error::FaultDetected
-        );
-        // The same input goes through without the fault.
-        assert!(key.raw_private(None, &x).is_ok());
-        // Inputs ≥ n or longer than k bytes are rejected.
-        let too_long = InputFault::TooLong { len: k + 1, max: k };
-        for (bad, fault) in [
-            (padded(&n, k), InputFault::NotBelowModulus),
-            (padded(&(&n + 1u32), k), InputFault::NotBelowModulus),
-            (vec![1u8; k + 1], too_long),
-        ] {
+        for (backend, key) in common::on_every_backend(&key) {
+            let n = big(key.n());
+            let k = key.size();
+            let x = padded(&rng.gen_biguint_below(&n), k);
             assert_eq!(
-                key.raw_private(None, &bad).unwrap_err(),
-                Error::InputOutOfRange(fault)
+                key.raw_private_faulty_for_tests(&x).unwrap_err(),
+                Error::FaultDetected,
+                "{}",
+                backend.name()
             );
-            assert_eq!(
-                key.public_key().raw_public(&bad).unwrap_err(),
-                Error::InputOutOfRange(fault)
-            );
+            // The same input goes through without the fault.
+            assert!(key.raw_private(None, &x).is_ok());
+            // Inputs ≥ n or longer than k bytes are rejected.
+            let too_long = InputFault::TooLong { len: k + 1, max: k };
+            for (bad, fault) in [
+                (padded(&n, k), InputFault::NotBelowModulus),
+                (padded(&(&n + 1u32), k), InputFault::NotBelowModulus),
+                (vec![1u8; k + 1], too_long),
+            ] {
+                assert_eq!(
+                    key.raw_private(None, &bad).unwrap_err(),
+                    Error::InputOutOfRange(fault)
+                );
+                assert_eq!(
+                    key.public_key().raw_public(&bad).unwrap_err(),
+                    Error::InputOutOfRange(fault)
+                );
+            }
+            // A leading zero beyond k bytes is still too long.
+            let mut long = vec![0u8];
+            long.extend_from_slice(&x);
+            assert!(key.raw_private(None, &long).is_err(), "{}", backend.name());
         }
-        // A leading zero beyond k bytes is still too long.
-        let mut long = vec![0u8];
-        long.extend_from_slice(&x);
-        assert!(key.raw_private(None, &long).is_err());
     }
 }
 
@@ -200,56 +219,59 @@ fn blinded_operation_matches_and_refreshes_its_pair() {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     for primes in [2, 3] {
         let key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).unwrap();
-        let n = big(key.n());
-        let k = key.size();
-        let mut counting = Counting {
-            inner: ChaCha20Rng::seed_from_u64(6),
-            drawn: 0,
-        };
-        // 70 operations: the pair is made at the first, used 32 times, then made anew twice.
-        let mut draws = Vec::new();
-        for i in 0..70u32 {
-            let c = match i {
-                0 => BigUint::from(0u32),
-                1 => BigUint::from(1u32),
-                2 => &n - 1u32,
-                3 => big(&key.primes()[0]),
-                _ => rng.gen_biguint_below(&n),
+        for (backend, key) in common::on_every_backend(&key) {
+            let n = big(key.n());
+            let k = key.size();
+            let mut counting = Counting {
+                inner: ChaCha20Rng::seed_from_u64(6),
+                drawn: 0,
             };
-            let x = padded(&c, k);
-            let before = counting.drawn;
-            let mode = if i % 16 == 5 {
-                PrivateMode::NonCrt
-            } else {
-                PrivateMode::Crt
-            };
-            let blinded = key.raw_private_with(Some(&mut counting), &x, mode).unwrap();
-            if counting.drawn > before {
-                draws.push(i);
+            // 70 operations: the pair is made at the first, used 32 times, then made anew twice.
+            let mut draws = Vec::new();
+            for i in 0..70u32 {
+                let c = match i {
+                    0 => BigUint::from(0u32),
+                    1 => BigUint::from(1u32),
+                    2 => &n - 1u32,
+                    3 => big(&key.primes()[0]),
+                    _ => rng.gen_biguint_below(&n),
+                };
+                let x = padded(&c, k);
+                let before = counting.drawn;
+                let mode = if i % 16 == 5 {
+                    PrivateMode::NonCrt
+                } else {
+                    PrivateMode::Crt
+                };
+                let blinded = key.raw_private_with(Some(&mut counting), &x, mode).unwrap();
+                if counting.drawn > before {
+                    draws.push(i);
+                }
+                assert_eq!(
+                    blinded,
+                    key.raw_private(None, &x).unwrap(),
+                    "{primes} primes on {}, #{i}",
+                    backend.name()
+                );
+                if i < 8 {
+                    assert_eq!(&blinded[..], &padded(&c.modpow(&big(key.d()), &n), k)[..]);
+                }
             }
             assert_eq!(
-                blinded,
-                key.raw_private(None, &x).unwrap(),
-                "{primes} primes, #{i}"
+                draws,
+                [0, 32, 64],
+                "{primes} primes: when a fresh pair is drawn"
             );
-            if i < 8 {
-                assert_eq!(&blinded[..], &padded(&c.modpow(&big(key.d()), &n), k)[..]);
-            }
+            // A clone makes its own pair.
+            let clone = key.clone();
+            let before = counting.drawn;
+            let x = padded(&rng.gen_biguint_below(&n), k);
+            assert_eq!(
+                clone.raw_private(Some(&mut counting), &x).unwrap(),
+                key.raw_private(None, &x).unwrap()
+            );
+            assert!(counting.drawn > before, "{}", backend.name());
         }
-        assert_eq!(
-            draws,
-            [0, 32, 64],
-            "{primes} primes: when a fresh pair is drawn"
-        );
-        // A clone makes its own pair.
-        let clone = key.clone();
-        let before = counting.drawn;
-        let x = padded(&rng.gen_biguint_below(&n), k);
-        assert_eq!(
-            clone.raw_private(Some(&mut counting), &x).unwrap(),
-            key.raw_private(None, &x).unwrap()
-        );
-        assert!(counting.drawn > before);
     }
 }
 

@@ -83,22 +83,25 @@ unsafe fn select_entry_avx2(dst: &mut [u64], table: &[u64], index: u32) {
     let s = dst.len();
     let index = index as u64;
     let mut j = 0;
-    // SAFETY (each `gather_avx2` call below): the CPU has AVX2, as this function's caller
-    // guarantees.
+    // Each `gather_avx2` call below needs AVX2, which this function's caller guarantees.
     while j + 16 <= s {
+        // SAFETY: AVX2 (the caller), and the slice is in bounds by the condition above.
         unsafe { gather_avx2::<4>(&mut dst[j..j + 16], table, s, index, j) };
         j += 16;
     }
     if j + 8 <= s {
+        // SAFETY: AVX2 (the caller), and the slice is in bounds by the condition above.
         unsafe { gather_avx2::<2>(&mut dst[j..j + 8], table, s, index, j) };
         j += 8;
     }
     if j + 4 <= s {
+        // SAFETY: AVX2 (the caller), and the slice is in bounds by the condition above.
         unsafe { gather_avx2::<1>(&mut dst[j..j + 4], table, s, index, j) };
         j += 4;
     }
     if j < s && s >= 4 {
         // The last 4 limbs again, overlapping limbs already gathered (same values).
+        // SAFETY: AVX2 (the caller), and the slice is in bounds by the condition above.
         unsafe { gather_avx2::<1>(&mut dst[s - 4..], table, s, index, s - 4) };
         return;
     }

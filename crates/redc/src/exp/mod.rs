@@ -51,11 +51,6 @@ impl Method {
         }
     }
 
-    /// Whether the method is constant time in the exponent.
-    pub fn is_constant_time(self) -> bool {
-        matches!(self, Method::Fixed(_))
-    }
-
     /// `out = base^exp mod n` by this method. `base < n`, `out` has `s` limbs.
     ///
     /// Only [`Method::Fixed`] may be given a secret exponent.

@@ -78,3 +78,72 @@ pub const SIZES: &[u64] = &[
     2, 5, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 511, 512, 1000, 1024, 1536, 2048, 3072,
     4096, 8192,
 ];
+
+/// The backends named in `REDC_REQUIRE` (comma-separated, e.g. `mulx,ifma`; `.ci/run` sets it
+/// from the CPU's flags). Panics on an unknown name.
+pub fn required_backends() -> Vec<redc::mont::backend::Backend> {
+    let Ok(list) = std::env::var("REDC_REQUIRE") else {
+        return Vec::new();
+    };
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            redc::mont::backend::Backend::from_name(s)
+                .unwrap_or_else(|_| panic!("REDC_REQUIRE names an unknown backend {s:?}"))
+        })
+        .collect()
+}
+
+/// Reports that a test skips `backend` because this CPU cannot run it, or fails the test if
+/// `REDC_REQUIRE` names it (so that a CI machine that should run it cannot pass without).
+pub fn skip_backend(backend: redc::mont::backend::Backend, what: &str) {
+    skip_backend_unless_in(&required_backends(), backend, what)
+}
+
+/// [`skip_backend`] with the required list given.
+pub fn skip_backend_unless_in(
+    required: &[redc::mont::backend::Backend],
+    backend: redc::mont::backend::Backend,
+    what: &str,
+) {
+    assert!(
+        !required.contains(&backend),
+        "{what}: backend {} is required (REDC_REQUIRE) but this CPU cannot run it",
+        backend.name()
+    );
+    eprintln!(
+        "{what}: backend {} not available on this CPU: skipped",
+        backend.name()
+    );
+}
+
+/// Every backend this CPU runs (each missing one reported, or a failure if required).
+pub fn test_backends(what: &str) -> Vec<redc::mont::backend::Backend> {
+    use redc::mont::backend::Backend;
+    Backend::ALL
+        .into_iter()
+        .filter(|&b| {
+            let ok = b.is_available();
+            if !ok {
+                skip_backend(b, what);
+            }
+            ok
+        })
+        .collect()
+}
+
+/// `key` once per backend this CPU runs, each copy set to compute on that backend (see
+/// [`test_backends`]): the RSA-level tests run every key on every backend.
+pub fn on_every_backend(
+    key: &redc::rsa::RsaPrivateKey,
+) -> Vec<(redc::mont::backend::Backend, redc::rsa::RsaPrivateKey)> {
+    test_backends("RSA-level test")
+        .into_iter()
+        .map(|b| {
+            let mut k = key.clone();
+            k.set_backend(b).expect("an available backend");
+            (b, k)
+        })
+        .collect()
+}

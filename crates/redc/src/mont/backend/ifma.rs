@@ -622,7 +622,7 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
     let entries = 1usize << window;
     let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![[0; LANES * MAX_DIGITS]; entries]);
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
-    // SAFETY (every kernel call): the caller's features and digit count.
+    // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
         lane_mul(l, &mut table[0], &c, &mut s, &rr, &one);
         lane_mul(l, &mut table[1], &c, &mut s, &base, &rr);
@@ -677,7 +677,7 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
     let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
-    // SAFETY (every kernel call): the caller's features and digit count.
+    // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
         lane_mul(l, &mut x, &c, &mut s, &base, &rr);
         if bits == 0 {

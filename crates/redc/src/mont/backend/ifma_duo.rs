@@ -193,7 +193,7 @@ pub fn pow_duo_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
     let mut tmp = Zeroizing::new([0u64; BUF]);
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
-    // SAFETY (every kernel call): the token proves AVX512F, AVX512VL and AVX512IFMA; nv is
+    // SAFETY: (every kernel call) the token proves AVX512F, AVX512VL and AVX512IFMA; nv is
     // 3..=10 (stage).
     unsafe {
         mul(nv, &mut x, &c, &inputs.base, &inputs.rr, &mut scratch);
@@ -372,7 +372,7 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
     let entries = 1usize << window;
     let mut table: Vec<Duo> = vec![[0; BUF]; entries];
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
-    // SAFETY (every kernel call): the caller's features; nv is 3..=10 (pow_duo).
+    // SAFETY: (every kernel call) the caller's features; nv is 3..=10 (pow_duo).
     unsafe {
         mul(nv, &mut table[0], &c, &inputs.rr, &one, &mut scratch);
         mul(

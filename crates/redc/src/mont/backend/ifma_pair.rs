@@ -67,12 +67,17 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
         inputs.k0[u] = j.modulus.k0;
     }
     let mut result = Zeroizing::new([[0u64; BUF]; 2]);
-    // SAFETY (each arm): the token proves AVX512F, AVX512VL and AVX512IFMA.
+    // SAFETY: (each arm) the token proves AVX512F, AVX512VL and AVX512IFMA.
     match l.div_ceil(8) {
+        // SAFETY: see above.
         1 => unsafe { pair_core::<1>(&mut result, &inputs, &exp_digits, l, window) },
+        // SAFETY: see above.
         2 => unsafe { pair_core::<2>(&mut result, &inputs, &exp_digits, l, window) },
+        // SAFETY: see above.
         3 => unsafe { pair_core::<3>(&mut result, &inputs, &exp_digits, l, window) },
+        // SAFETY: see above.
         4 => unsafe { pair_core::<4>(&mut result, &inputs, &exp_digits, l, window) },
+        // SAFETY: see above.
         5 => unsafe { pair_core::<5>(&mut result, &inputs, &exp_digits, l, window) },
         _ => unreachable!("Modulus52 has at most MAX_DIGITS = 40 digits"),
     }
