@@ -1319,6 +1319,24 @@ pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
             )
             .unwrap();
         }
+        let nvs: Vec<usize> = NVS.collect();
+        write!(
+            code,
+            "
+/// The register counts compiled (`4·nv` digits each): the one list every dispatch reads.
+pub(super) const NVS: [usize; {len}] = {nvs:?};
+/// The squaring kernels, in [`NVS`]' order.
+pub(super) const SQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] = [{sqr}];
+/// A product kernel's signature.
+pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, *mut u64);
+/// The product kernels, in [`NVS`]' order.
+pub(super) const MUL: [MulFn; {len}] = [{mul}];
+",
+            len = nvs.len(),
+            sqr = nvs.iter().map(|n| format!("sqr_{n}")).collect::<Vec<_>>().join(", "),
+            mul = nvs.iter().map(|n| format!("mul_{n}")).collect::<Vec<_>>().join(", "),
+        )
+        .unwrap();
     }
     fs::write(out, code).unwrap();
     lanes_main();
@@ -1414,6 +1432,23 @@ pub(super) unsafe fn mul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u6
             )
             .unwrap();
         }
+        write!(
+            code,
+            "
+/// The digit counts compiled: the one list every dispatch reads (`ifma::COMPILED_DIGITS`).
+pub(super) const DIGITS: [usize; {len}] = {LANE_DIGITS:?};
+/// The squaring kernels, in [`DIGITS`]' order.
+pub(super) const SQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] = [{sqr}];
+/// A product kernel's signature.
+pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *const u64);
+/// The product kernels, in [`DIGITS`]' order.
+pub(super) const MUL: [MulFn; {len}] = [{mul}];
+",
+            len = LANE_DIGITS.len(),
+            sqr = LANE_DIGITS.iter().map(|n| format!("sqr_{n}")).collect::<Vec<_>>().join(", "),
+            mul = LANE_DIGITS.iter().map(|n| format!("mul_{n}")).collect::<Vec<_>>().join(", "),
+        )
+        .unwrap();
     }
     fs::write(out, code).unwrap();
 }

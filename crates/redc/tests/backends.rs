@@ -90,6 +90,14 @@ fn check_modulus(k: &Kernel<u64>, n: &BigUint, rng: &mut ChaCha8Rng, random_ops:
 #[test]
 fn kernels_match_cios_and_num_bigint_at_every_size() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
+    // Every size with a MULX kernel of its own is among the sizes below.
+    #[cfg(target_arch = "x86_64")]
+    for s in redc::mont::backend::mulx::SIZED_LIMBS {
+        assert!(
+            (1..=70).contains(s) || *s == 128,
+            "sized MULX kernel at {s} limbs untested"
+        );
+    }
     for k in fast_kernels() {
         let sizes = (1..=70usize).chain([128]);
         for s in sizes {

@@ -444,7 +444,16 @@ pub fn pow(
 
 /// The digit counts with a compiled exponentiation; a modulus with another count runs on the
 /// next one up (more digits are always correct, see [`Modulus52::new`]).
-pub const COMPILED_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
+pub const COMPILED_DIGITS: [usize; lanes_asm::DIGITS.len()] = lanes_asm::DIGITS;
+
+/// The index of `l` in [`COMPILED_DIGITS`] (the generated kernel tables' order). `l` is a
+/// public shape; one not compiled is a caller's bug (`pow_lanes` checks it first).
+fn digit_index(l: usize) -> usize {
+    COMPILED_DIGITS
+        .iter()
+        .position(|&d| d == l)
+        .expect("a compiled digit count (checked by pow_lanes)")
+}
 
 /// The compiled digit count a modulus of `bits` bits runs on.
 pub fn digits_for(bits: usize) -> Option<usize> {
@@ -517,20 +526,7 @@ unsafe fn lane_sqr(l: usize, x: &mut LaneNum, c: &LaneConsts, s: &mut LaneScratc
         s.0.as_mut_ptr(),
     );
     // SAFETY: the caller's features and count; every buffer is as large as the kernels use.
-    unsafe {
-        match l {
-            10 => lanes_asm::sqr_10(x, c, s, count),
-            14 => lanes_asm::sqr_14(x, c, s, count),
-            15 => lanes_asm::sqr_15(x, c, s, count),
-            20 => lanes_asm::sqr_20(x, c, s, count),
-            27 => lanes_asm::sqr_27(x, c, s, count),
-            30 => lanes_asm::sqr_30(x, c, s, count),
-            32 => lanes_asm::sqr_32(x, c, s, count),
-            36 => lanes_asm::sqr_36(x, c, s, count),
-            40 => lanes_asm::sqr_40(x, c, s, count),
-            _ => unreachable!("COMPILED_DIGITS only"),
-        }
-    }
+    unsafe { (lanes_asm::SQR[digit_index(l)])(x, c, s, count) }
 }
 
 /// `out = a·b·R⁻¹` (lane form, `l` digits).
@@ -553,20 +549,7 @@ unsafe fn lane_mul(
         b.as_ptr(),
     );
     // SAFETY: as in `lane_sqr`.
-    unsafe {
-        match l {
-            10 => lanes_asm::mul_10(o, c, s, b, a),
-            14 => lanes_asm::mul_14(o, c, s, b, a),
-            15 => lanes_asm::mul_15(o, c, s, b, a),
-            20 => lanes_asm::mul_20(o, c, s, b, a),
-            27 => lanes_asm::mul_27(o, c, s, b, a),
-            30 => lanes_asm::mul_30(o, c, s, b, a),
-            32 => lanes_asm::mul_32(o, c, s, b, a),
-            36 => lanes_asm::mul_36(o, c, s, b, a),
-            40 => lanes_asm::mul_40(o, c, s, b, a),
-            _ => unreachable!("COMPILED_DIGITS only"),
-        }
-    }
+    unsafe { (lanes_asm::MUL[digit_index(l)])(o, c, s, b, a) }
 }
 
 /// The multiply-adds one squaring and one product of the lane kernels issue at `digits` (one

@@ -72,7 +72,24 @@ use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, To
 
 /// The digit counts the duo form runs (multiples of 4, four digits of each number per
 /// register); a modulus needs the smallest one with `2^(52·L) > 4n`.
-pub const DUO_DIGITS: [usize; 8] = [12, 16, 20, 24, 28, 32, 36, 40];
+pub const DUO_DIGITS: [usize; duo_asm::NVS.len()] = {
+    let mut d = [0; duo_asm::NVS.len()];
+    let mut i = 0;
+    while i < d.len() {
+        d[i] = 4 * duo_asm::NVS[i];
+        i += 1;
+    }
+    d
+};
+
+/// The index of `nv` in the generated kernel tables. `nv` is a public shape, 3..=10 by
+/// [`stage`]'s check.
+fn nv_index(nv: usize) -> usize {
+    duo_asm::NVS
+        .iter()
+        .position(|&v| v == nv)
+        .expect("a compiled register count (checked by stage)")
+}
 
 /// Words in one interleaved buffer: the largest `2·L`, plus the digits of zeros read past the
 /// end by the last steps' look-ahead broadcasts, rounded to whole registers.
@@ -314,19 +331,7 @@ unsafe fn sqr_run(nv: usize, x: &mut Duo, c: &Consts, scratch: &mut Scratch, cou
     );
     // SAFETY: the caller's features; every buffer is as large as the kernels read or write
     // (Duo: 88 words ≥ 8·nv + 2; Consts and Scratch at the offsets build.rs uses).
-    unsafe {
-        match nv {
-            3 => duo_asm::sqr_3(x, c, sc, count),
-            4 => duo_asm::sqr_4(x, c, sc, count),
-            5 => duo_asm::sqr_5(x, c, sc, count),
-            6 => duo_asm::sqr_6(x, c, sc, count),
-            7 => duo_asm::sqr_7(x, c, sc, count),
-            8 => duo_asm::sqr_8(x, c, sc, count),
-            9 => duo_asm::sqr_9(x, c, sc, count),
-            10 => duo_asm::sqr_10(x, c, sc, count),
-            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
-        }
-    }
+    unsafe { (duo_asm::SQR[nv_index(nv)])(x, c, sc, count) }
 }
 
 /// `out = a·b·R⁻¹` by the generated kernel for `nv` registers.
@@ -342,19 +347,7 @@ unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &
         scratch.0.as_mut_ptr(),
     );
     // SAFETY: as in `sqr_run`; `b` has its zero digits past the end (Duo is zero there).
-    unsafe {
-        match nv {
-            3 => duo_asm::mul_3(o, c, a, b, sc),
-            4 => duo_asm::mul_4(o, c, a, b, sc),
-            5 => duo_asm::mul_5(o, c, a, b, sc),
-            6 => duo_asm::mul_6(o, c, a, b, sc),
-            7 => duo_asm::mul_7(o, c, a, b, sc),
-            8 => duo_asm::mul_8(o, c, a, b, sc),
-            9 => duo_asm::mul_9(o, c, a, b, sc),
-            10 => duo_asm::mul_10(o, c, a, b, sc),
-            _ => unreachable!("DUO_DIGITS are 12 to 40 in steps of 4"),
-        }
-    }
+    unsafe { (duo_asm::MUL[nv_index(nv)])(o, c, a, b, sc) }
 }
 
 /// The exponentiation proper (see [`pow_duo`]) for numbers of `4·nv` digits.

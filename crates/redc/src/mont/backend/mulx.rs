@@ -24,6 +24,10 @@
 //! after the CPU said so.
 
 use super::mulx_sized as sized;
+
+/// The limb counts with kernels of their own (unrolled or register-window forms); every other
+/// count runs the looped rows. The one list the kernels and the dispatch are built from.
+pub const SIZED_LIMBS: &[usize] = sized::SIZES;
 use crate::mont::{scratch_len, Kernel};
 use crate::nat;
 use crate::word::Word;
@@ -115,6 +119,9 @@ fn mont_mul<const ALMOST: bool, const WINDOW16: bool>(
             finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
         }};
+        ($f:ident, $s:literal, inline) => {{
+            sized_mul!($f, $s)
+        }};
         // The register-window sizes finish the almost form inside the kernel.
         ($f:ident, $s:literal, window) => {{
             if ALMOST {
@@ -128,23 +135,19 @@ fn mont_mul<const ALMOST: bool, const WINDOW16: bool>(
     // `check` proved out, a, b, n have s limbs and scratch at least 2s + 4 limbs (the sized
     // kernels use T[2s..2s+4) for spilled values; the looped ones need 2s + 1).
     let cy = unsafe {
-        match s {
-            6 => sized_mul!(mul6, 6),
-            8 => sized_mul!(mul8, 8, window),
-            11 => sized_mul!(mul11, 11),
-            12 => sized_mul!(mul12, 12),
-            16 if WINDOW16 => sized_mul!(mul16w, 16, window),
-            16 => sized_mul!(mul16, 16),
-            22 => sized_mul!(mul22, 22),
-            24 => sized_mul!(mul24, 24),
-            32 => sized_mul!(mul32, 32),
-            48 => sized_mul!(mul48, 48),
-            64 => sized_mul!(mul64, 64),
-            _ => {
-                product_any(t, a, b, s);
-                reduce_any(t, np, n0, s)
-            }
+        macro_rules! dispatch {
+            ($(($s:literal, $mul:ident, $sqr:ident, $full:tt, $red:tt, $tri:tt),)*) => {
+                match s {
+                    16 if WINDOW16 => sized_mul!(mul16w, 16, window),
+                    $($s => sized_mul!($mul, $s, $red),)*
+                    _ => {
+                        product_any(t, a, b, s);
+                        reduce_any(t, np, n0, s)
+                    }
+                }
+            };
         }
+        sized::with_sizes!(dispatch)
     };
     finish::<ALMOST>(out, scratch, n, cy);
 }
@@ -168,6 +171,9 @@ fn mont_sqr<const ALMOST: bool, const WINDOW16: bool>(
             finish_sized::<$s, ALMOST>(o, t, cy, np);
             return;
         }};
+        ($f:ident, $s:literal, inline) => {{
+            sized_sqr!($f, $s)
+        }};
         ($f:ident, $s:literal, window) => {{
             if ALMOST {
                 sized::$f::<true>(t, a, np, n0, o);
@@ -178,23 +184,19 @@ fn mont_sqr<const ALMOST: bool, const WINDOW16: bool>(
     }
     // SAFETY: as in `mont_mul`.
     let cy = unsafe {
-        match s {
-            6 => sized_sqr!(sqr6, 6),
-            8 => sized_sqr!(sqr8, 8, window),
-            11 => sized_sqr!(sqr11, 11),
-            12 => sized_sqr!(sqr12, 12),
-            16 if WINDOW16 => sized_sqr!(sqr16w, 16, window),
-            16 => sized_sqr!(sqr16, 16),
-            22 => sized_sqr!(sqr22, 22),
-            24 => sized_sqr!(sqr24, 24),
-            32 => sized_sqr!(sqr32, 32),
-            48 => sized_sqr!(sqr48, 48),
-            64 => sized_sqr!(sqr64, 64),
-            _ => {
-                square_any(t, a, s);
-                reduce_any(t, np, n0, s)
-            }
+        macro_rules! dispatch {
+            ($(($s:literal, $mul:ident, $sqr:ident, $full:tt, $red:tt, $tri:tt),)*) => {
+                match s {
+                    16 if WINDOW16 => sized_sqr!(sqr16w, 16, window),
+                    $($s => sized_sqr!($sqr, $s, $red),)*
+                    _ => {
+                        square_any(t, a, s);
+                        reduce_any(t, np, n0, s)
+                    }
+                }
+            };
         }
+        sized::with_sizes!(dispatch)
     };
     finish::<ALMOST>(out, scratch, n, cy);
 }

@@ -853,17 +853,38 @@ macro_rules! sized {
     };
 }
 
-sized!(mul6, sqr6, 6, true, inline, rows);
-sized!(mul8, sqr8, 8, true, window, regs8);
-sized!(mul11, sqr11, 11, false, inline, rows);
-sized!(mul12, sqr12, 12, false, inline, rows);
-sized!(mul16, sqr16, 16, false, inline, rows);
+/// The limb counts with their own kernels and each one's form, `(S, mul, sqr, full unroll,
+/// reduction, triangle)` as [`sized`] takes them: the one list that the kernels below, the
+/// dispatch in `mulx.rs` ([`SIZES`] and its `match`) and the tests read. (16 limbs have a
+/// second form, `mul16w`/`sqr16w`, chosen per CPU kind by `cpu::Forms`.)
+macro_rules! with_sizes {
+    ($m:ident) => {
+        $m! {
+            (6, mul6, sqr6, true, inline, rows),
+            (8, mul8, sqr8, true, window, regs8),
+            (11, mul11, sqr11, false, inline, rows),
+            (12, mul12, sqr12, false, inline, rows),
+            (16, mul16, sqr16, false, inline, rows),
+            (22, mul22, sqr22, false, inline, rows),
+            (24, mul24, sqr24, false, inline, regs_blocks),
+            (32, mul32, sqr32, false, inline, halves),
+            (48, mul48, sqr48, false, inline, regs_blocks),
+            (64, mul64, sqr64, false, inline, halves_nested),
+        }
+    };
+}
+pub(super) use with_sizes;
+
+/// The kernels of every size of [`with_sizes`].
+macro_rules! instantiate {
+    ($(($s:literal, $mul:ident, $sqr:ident, $full:tt, $red:tt, $tri:tt),)*) => {
+        $(sized!($mul, $sqr, $s, $full, $red, $tri);)*
+        /// The limb counts with sized kernels (from [`with_sizes`]).
+        pub(super) const SIZES: &[usize] = &[$($s),*];
+    };
+}
+with_sizes!(instantiate);
 sized!(mul16w, sqr16w, 16, false, window_shared, regs16);
-sized!(mul22, sqr22, 22, false, inline, rows);
-sized!(mul24, sqr24, 24, false, inline, regs_blocks);
-sized!(mul32, sqr32, 32, false, inline, halves);
-sized!(mul48, sqr48, 48, false, inline, regs_blocks);
-sized!(mul64, sqr64, 64, false, inline, halves_nested);
 
 /// The masked final subtraction for `S` limbs in one unrolled `asm!` block: `out = u − n` if
 /// that does not borrow, else `out = u`, where `u = T[S..2S] + cy·R` (`u < 2n`). The borrow
