@@ -1333,8 +1333,16 @@ pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, 
 pub(super) const MUL: [MulFn; {len}] = [{mul}];
 ",
             len = nvs.len(),
-            sqr = nvs.iter().map(|n| format!("sqr_{n}")).collect::<Vec<_>>().join(", "),
-            mul = nvs.iter().map(|n| format!("mul_{n}")).collect::<Vec<_>>().join(", "),
+            sqr = nvs
+                .iter()
+                .map(|n| format!("sqr_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            mul = nvs
+                .iter()
+                .map(|n| format!("mul_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         )
         .unwrap();
     }
@@ -1445,8 +1453,16 @@ pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *c
 pub(super) const MUL: [MulFn; {len}] = [{mul}];
 ",
             len = LANE_DIGITS.len(),
-            sqr = LANE_DIGITS.iter().map(|n| format!("sqr_{n}")).collect::<Vec<_>>().join(", "),
-            mul = LANE_DIGITS.iter().map(|n| format!("mul_{n}")).collect::<Vec<_>>().join(", "),
+            sqr = LANE_DIGITS
+                .iter()
+                .map(|n| format!("sqr_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            mul = LANE_DIGITS
+                .iter()
+                .map(|n| format!("mul_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         )
         .unwrap();
     }

@@ -66,6 +66,39 @@
 //! - [`exp`]: binary, m-ary and sliding-window (variable time) and fixed-window (constant time)
 //!   exponentiation;
 //! - [`rsa`]: keys, CRT and multi-prime private operations, padding and encodings.
+//!
+//! # References
+//!
+//! The documentation cites the four papers redc is built from by number ("paper 002 §3.2"),
+//! and the standards and later work by name:
+//!
+//! - **Paper 001**: MIPS Technologies, *64-Bit Architecture Speeds RSA By 4x* (white paper):
+//!   CIOS-style Montgomery products, 32- against 64-bit words, Montgomery against division.
+//! - **Paper 002**: K. Furukawa, M. Takenaka, K. Itoh, *A Fast RSA Implementation on Itanium 2
+//!   Processor*, ICICS 2006, LNCS 4307: Itoh's pipelined REDC and its enhanced form, the
+//!   sliding window, 2-prime CRT.
+//! - **Paper 003**: E. Çelebi, M. Gözütok, L. Ertaul, *Implementations of Montgomery
+//!   Multiplication Algorithms in Machine Languages*: SOS, CIOS, FIOS, FIPS and CIHS compared.
+//! - **Paper 004**: B. Krishnamurthy, S. Tang, Y. Xu, F. Wang, *An Efficient Implementation of
+//!   Multi-Prime RSA on DSP Processor*, ICASSP 2003: dedicated squarings, m-ary
+//!   exponentiation, multi-prime CRT.
+//! - P. L. Montgomery, *Modular Multiplication Without Trial Division*, Math. Comp. 44 (1985).
+//! - Ç. K. Koç, T. Acar, B. S. Kaliski Jr., *Analyzing and Comparing Montgomery Multiplication
+//!   Algorithms*, IEEE Micro 16(3), 1996 (the SOS … CIHS taxonomy).
+//! - K. Itoh, M. Takenaka, N. Torii, S. Temma, Y. Kurihara, *Fast Implementation of
+//!   Public-Key Cryptography on a DSP TMS320C6201*, CHES 1999.
+//! - RFC 8017, *PKCS #1: RSA Cryptography Specifications Version 2.2* (RSASP1/RSADP, EMSA-PSS,
+//!   EMSA-PKCS1-v1_5, RSAES-OAEP, multi-prime keys); RFC 5958 and RFC 5280 (PKCS #8, SPKI).
+//! - NIST FIPS 186-5, *Digital Signature Standard* (2023): key generation and the primality
+//!   tests (with NIST SP 800-89 and FIPS 186-4 Appendix C.3 for Miller–Rabin rounds).
+//! - S. Gueron, V. Krasnov, *Accelerating Big Integer Arithmetic Using Intel IFMA Extensions*,
+//!   ARITH 2016: 52-bit digits and almost Montgomery products on VPMADD52.
+//! - N. Drucker, S. Gueron, *Fast Modular Squaring with AVX512IFMA*, ITNG 2019: the dedicated
+//!   IFMA squaring (doubled off-diagonal terms).
+//! - T. Edamatsu, D. Takahashi, *Accelerating Large Integer Multiplication Using Intel
+//!   AVX-512IFMA*, ICA3PP 2019.
+//! - H. Garner, *The Residue Number System*, IRE Trans. Electronic Computers (1959): the CRT
+//!   recombination.
 #![no_std]
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]

@@ -1,8 +1,8 @@
 //! `redc tables`: re-measure the papers' tables on this machine and write `results.json`,
 //! `report.md` and one SVG plot per table.
 //!
-//! Each table reproduces one published table or claim (paper numbers as in
-//! `/work/shared/papers`): `algorithms` (003, Tables 5–7), `redc-by-size` (002, Table 3),
+//! Each table reproduces one published table or claim (paper numbers as in the `redc` crate's
+//! References): `algorithms` (003, Tables 5–7), `redc-by-size` (002, Table 3),
 //! `rsa-vs-openssl` (002, Table 4), `squaring` (004, Table 1), `crt` (004, Table 2),
 //! `word-size` and `reduction` (001), `exponentiation` (002's sliding window, 004's m-ary).
 //! Every value is a time per operation, the median of several timed runs (lower is better);

@@ -1,8 +1,8 @@
 //! `report.md` and the plots: our figures beside the papers' published ones, and what they say.
 //!
-//! The papers' figures below are copied from the OCR text in `/work/shared/papers` (file names
-//! `001_…` to `004_…`); where that text is garbled or lost, the report says so instead of
-//! guessing.
+//! The papers' figures below are copied from the papers' published tables (papers 001 to 004,
+//! listed in the `redc` crate's References); where the available text of a table is garbled
+//! or lost, the report says so instead of guessing.
 
 use std::fmt::Write;
 use std::time::Duration;

@@ -136,7 +136,7 @@ impl<W: Word> Kernel<W> {
     }
 }
 
-/// The REDC algorithms of papers 002 and 003 (see `ALGORITHMS.md`).
+/// The REDC algorithms of papers 002 and 003 (see the crate's References).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// Separated Operand Scanning (Koç et al.): multiply fully, then reduce.

@@ -1,5 +1,5 @@
 //! CIHS — Coarsely Integrated Hybrid Scanning (Koç, Acar and Kaliski, IEEE Micro 1996, as
-//! implemented in paper 003 §2, Table 1; restated in `ALGORITHMS.md`).
+//! implemented in paper 003 §2, Table 1).
 //!
 //! A hybrid of the two scanning orders. The lower half of `a·b` (the partial products
 //! `a[j]·b[i]` with `i+j < s`) is formed first by operand scanning into an `s+2`-word `t`. Then

@@ -1,5 +1,5 @@
 //! FIOS — Finely Integrated Operand Scanning, in Koç's form (Koç, Acar and Kaliski, IEEE Micro
-//! 1996, as implemented in paper 003 §2, Table 2; restated in `ALGORITHMS.md`).
+//! 1996, as implemented in paper 003 §2, Table 2).
 //!
 //! Multiplication and reduction share *one* inner loop: step `j` of outer step `i` adds the
 //! product word `a[j]·b[i]` and the reduction word `m·n[j]`, and writes the sum one word down

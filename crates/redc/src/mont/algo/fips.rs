@@ -1,5 +1,5 @@
 //! FIPS — Finely Integrated Product Scanning (Koç, Acar and Kaliski, IEEE Micro 1996, as
-//! implemented in paper 003 §2, Table 2; restated in `ALGORITHMS.md`).
+//! implemented in paper 003 §2, Table 2).
 //!
 //! Product scanning (Comba style): the outer loop walks the `2s` columns of `a·b + m·n`, and
 //! each column sums all its partial products `a[j]·b[i−j]` and `m[j]·n[i−j]` into a three-word

@@ -1,5 +1,5 @@
 //! Itoh's pipelined REDC (Itoh, Takenaka, Torii, Temma and Kurihara, CHES '99, as presented in
-//! paper 002 §2, Fig. 1 and Fig. 3; restated in `ALGORITHMS.md`).
+//! paper 002 §2, Fig. 1 and Fig. 3).
 //!
 //! FIOS with two carries. Koç's FIOS (see [`super::fios`]) pushes the carry of the product part
 //! into the array with a propagating `ADD`, so each step waits for the previous one. Itoh keeps

@@ -1,5 +1,4 @@
-//! Enhanced Itoh REDC (Furukawa, Takenaka and Itoh, paper 002 §3.2, Fig. 4 and Fig. 5; restated
-//! in `ALGORITHMS.md`).
+//! Enhanced Itoh REDC (Furukawa, Takenaka and Itoh, paper 002 §3.2, Fig. 4 and Fig. 5).
 //!
 //! In Itoh's algorithm (see [`super::itoh`]) the lower multiply-add `tmp + C2 + m·n[i]` must
 //! wait for the upper addition that produces `tmp` (paper 002's dependency 2-i). The

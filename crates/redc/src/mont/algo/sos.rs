@@ -1,5 +1,5 @@
 //! SOS — Separated Operand Scanning (Koç, Acar and Kaliski, IEEE Micro 1996, as implemented
-//! and compared in paper 003 §2; restated in `ALGORITHMS.md`).
+//! and compared in paper 003 §2).
 //!
 //! Multiplication and reduction are *separated*: first the whole `2s`-word product `t = a·b` is
 //! formed by operand scanning (one row `a·b[i]` per outer step), then `s` reduction rows each

@@ -114,7 +114,7 @@ impl Forms {
     }
 
     /// The forms of the running CPU (or the kind forced by the `test-hooks` feature's
-    /// [`force_kind`]).
+    /// `force_kind` (feature `test-hooks`)).
     pub fn current() -> Forms {
         Forms::of(CpuKind::current())
     }
@@ -194,7 +194,7 @@ impl CpuKind {
     }
 
     /// The kind the kernels dispatch on: [`CpuKind::detect`]'s answer, asked once and cached
-    /// (or the kind set by [`force_kind`]).
+    /// (or the kind set by `force_kind` (feature `test-hooks`)).
     pub fn current() -> CpuKind {
         let v = CURRENT.load(Ordering::Relaxed);
         if v != 0 {

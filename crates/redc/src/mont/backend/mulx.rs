@@ -3,7 +3,7 @@
 //! MULX multiplies without touching the flags, and ADCX/ADOX add with carry through CF and OF
 //! only, so one row of a Montgomery product carries two independent chains (the low halves on
 //! CF, the high halves on OF) while the multiplier runs ahead: Itoh's pipelined REDC and
-//! Furukawa et al.'s enhancement (paper 002; `ALGORITHMS.md`) in today's instructions.
+//! Furukawa et al.'s enhancement (paper 002) in today's instructions.
 //!
 //! - The RSA prime sizes 6, 8, 11, 12, 16, 22, 24, 32, 48 and 64 limbs (the primes of 1024- to
 //!   8192-bit keys with 2, 3 or 4 primes) have one `asm!` block per operation with the size

@@ -16,8 +16,8 @@
 //!
 //! The two chains are independent (CF and OF), so a row issues one MULX and two additions per
 //! column with no serialisation between the multiply and the carry propagation: Itoh's two carry
-//! chains and Furukawa et al.'s "the multiply never waits for the addition" (paper 002,
-//! `ALGORITHMS.md`) on today's hardware. The carry word cannot overflow:
+//! chains and Furukawa et al.'s "the multiply never waits for the addition" (paper 002)
+//! on today's hardware. The carry word cannot overflow:
 //! `T[0..len] + x·v < W^len + (W−1)(W^len−1) < W^(len+1)`.
 //!
 //! - Multiplication: `T[0..2S] = a·b` by `S` product rows (the first writes, the rest add),
