@@ -209,35 +209,64 @@ impl RsaPrivateKey {
         rng: Option<&mut dyn CryptoRngCore>,
         inputs: &[&[u8]],
     ) -> Result<Vec<Zeroizing<Vec<u8>>>> {
+        for input in inputs {
+            self.public_key().read_input(input)?;
+        }
+        // Collecting stops at the first error and drops (zeroizes) every result before it.
+        self.raw_private_each(rng, inputs, &[])
+            .into_iter()
+            .collect()
+    }
+
+    /// [`RsaPrivateKey::raw_private_batch`] with a result per input: an input out of range
+    /// ([`Error::InputOutOfRange`]), a blinding failure ([`Error::Rng`]) or a result that fails
+    /// the fault check ([`Error::FaultDetected`]) fails only its own item; the others run in
+    /// the lanes together and are released. `faults[i]`, when present and true, flips a bit of
+    /// input `i`'s first partial result, as a fault would (test hook; pass `&[]` otherwise).
+    pub(crate) fn raw_private_each(
+        &self,
+        mut rng: Option<&mut dyn CryptoRngCore>,
+        inputs: &[&[u8]],
+        faults: &[bool],
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
         let public = self.public_key();
-        let cs = inputs
-            .iter()
-            .map(|i| public.read_input(i))
-            .collect::<Result<Vec<_>>>()?;
-        let mut unblind = Vec::new();
-        let work: Vec<Zeroizing<Vec<u64>>> = match rng {
-            Some(rng) => {
-                let mut v = Vec::with_capacity(cs.len());
-                for c in &cs {
-                    let (cb, ai) = self.blind(rng, c)?;
-                    v.push(cb);
+        let mut results: Vec<Result<Zeroizing<Vec<u8>>>> = Vec::with_capacity(inputs.len());
+        // The accepted inputs: their index, value, blinded value, unblinding factor, fault.
+        let (mut index, mut cs, mut work, mut unblind, mut fault) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for (i, input) in inputs.iter().enumerate() {
+            let prepared = public
+                .read_input(input)
+                .and_then(|c| match rng.as_deref_mut() {
+                    Some(rng) => self.blind(rng, &c).map(|(cb, ai)| (c, cb, Some(ai))),
+                    None => Ok((c.clone(), c, None)),
+                });
+            match prepared {
+                Ok((c, cb, ai)) => {
+                    index.push(i);
+                    cs.push(c);
+                    work.push(cb);
                     unblind.push(ai);
+                    fault.push(faults.get(i).copied().unwrap_or(false));
+                    // Replaced below by the item's own outcome.
+                    results.push(Err(Error::FaultDetected));
                 }
-                v
+                Err(e) => results.push(Err(e)),
             }
-            None => cs.clone(),
-        };
+        }
         let refs: Vec<&[u64]> = work.iter().map(|c| &c[..]).collect();
-        let mut ms = self.crt_ops(&refs, false);
+        let mut ms = self.crt_ops(&refs, &fault);
         for (m, ai) in ms.iter_mut().zip(&unblind) {
-            *m = self.unblind(m, ai);
+            if let Some(ai) = ai {
+                *m = self.unblind(m, ai);
+            }
         }
         // Step 4 for every result, the exponentiations by e side by side where that pays.
-        let checks = self.public_key().pow_e_batch(&ms);
-        cs.iter()
-            .zip(ms.iter().zip(&checks))
-            .map(|(c, (m, check))| self.release(c, m, check))
-            .collect()
+        let checks = public.pow_e_batch(&ms);
+        for (j, &i) in index.iter().enumerate() {
+            results[i] = self.release(&cs[j], &ms[j], &checks[j]);
+        }
+        results
     }
 
     /// RSASP1 of every encoded message (each `< n`), by [`RsaPrivateKey::raw_private_batch`],
@@ -304,14 +333,15 @@ impl RsaPrivateKey {
     /// Steps 1–3 of the module doc; returns `m` in `n`'s limb count. `fault` flips a bit of
     /// the first prime's partial result (test hook only).
     fn crt_op(&self, c: &[u64], fault: bool) -> Zeroizing<Vec<u64>> {
-        let mut ms = self.crt_ops(&[c], fault);
+        let mut ms = self.crt_ops(&[c], &[fault]);
         ms.pop().expect("one result per input")
     }
 
     /// [`RsaPrivateKey::crt_op`] for several inputs at once: every exponentiation of every
     /// input is a job, and with the ifma backend the jobs run up to eight per call in lanes
-    /// (`lanes`), so a batch fills the lanes that one operation leaves empty.
-    pub(crate) fn crt_ops(&self, cs: &[&[u64]], fault: bool) -> Vec<Zeroizing<Vec<u64>>> {
+    /// (`lanes`), so a batch fills the lanes that one operation leaves empty. `faults[i]`
+    /// flips a bit of input `i`'s first partial result (test hook; missing entries are false).
+    pub(crate) fn crt_ops(&self, cs: &[&[u64]], faults: &[bool]) -> Vec<Zeroizing<Vec<u64>>> {
         let kernel = self.kernel();
         let k = self.crt.len();
 
@@ -340,12 +370,24 @@ impl RsaPrivateKey {
             crate::mont::backend::ifma::Token::get(),
         ) {
             let jobs = parts.len();
-            for first in (0..jobs).step_by(crate::mont::backend::ifma::LANES) {
-                let chunk = first..(first + crate::mont::backend::ifma::LANES).min(jobs);
+            let lanes = crate::mont::backend::ifma::LANES;
+            // A last call of few operations may run faster as single operations, each of
+            // its own call (see `LanePlan::single_below`).
+            let single = plan.single_below(k);
+            let mut first = 0;
+            while first < jobs {
+                let rest = jobs - first;
+                let take = if rest < single * k {
+                    k
+                } else {
+                    rest.min(lanes)
+                };
+                let chunk = first..first + take;
                 let primes: Vec<usize> = chunk.clone().map(|j| j % k).collect();
                 let bases: Vec<&[u64]> = chunk.clone().map(|j| &cis[j][..]).collect();
                 plan.pow(token, &primes, &bases, &mut parts[chunk.clone()]);
                 done[chunk].fill(true);
+                first += take;
             }
         }
         for (j, part) in parts.iter_mut().enumerate() {
@@ -355,8 +397,8 @@ impl RsaPrivateKey {
             }
         }
         cis.clear();
-        if fault {
-            parts[0][0] ^= 1;
+        for (i, _) in faults.iter().take(cs.len()).enumerate().filter(|(_, &f)| f) {
+            parts[i * k][0] ^= 1;
         }
 
         // Step 3, per input.
@@ -413,5 +455,60 @@ impl RsaPrivateKey {
         let mut m = Zeroizing::new(vec![0u64; nl]);
         m.copy_from_slice(&acc[..nl]);
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::InputFault;
+    use rand::SeedableRng;
+
+    /// Each item of a batch gets its own outcome: out-of-range inputs and faulted lanes fail
+    /// alone, every other item is the single operation's result, with and without blinding.
+    #[test]
+    fn each_item_of_a_batch_has_its_own_result() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
+        for (bits, primes) in [(1024, 2), (1024, 3), (2048, 2)] {
+            let key = RsaPrivateKey::new_multi_prime(&mut rng, bits, primes).unwrap();
+            let k = key.size();
+            let n = key.n().to_be_bytes();
+            let mut inputs: Vec<Vec<u8>> = (0..11u8)
+                .map(|i| {
+                    let mut v = vec![i.wrapping_mul(37); k];
+                    v[0] = 0;
+                    v
+                })
+                .collect();
+            inputs[2] = n.to_vec(); // = n: out of range
+            inputs[7] = vec![1; k + 1]; // too long
+            let refs: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+            let mut faults = vec![false; refs.len()];
+            faults[0] = true;
+            faults[5] = true;
+            faults[7] = true; // on a rejected input: nothing to fault
+            for blinded in [false, true] {
+                let r: Option<&mut dyn CryptoRngCore> = if blinded { Some(&mut rng) } else { None };
+                let got = key.raw_private_each(r, &refs, &faults);
+                assert_eq!(got.len(), refs.len());
+                for (i, g) in got.iter().enumerate() {
+                    let too_long = InputFault::TooLong { len: k + 1, max: k };
+                    let want = match i {
+                        2 => Err(Error::InputOutOfRange(InputFault::NotBelowModulus)),
+                        7 => Err(Error::InputOutOfRange(too_long)),
+                        0 | 5 => Err(Error::FaultDetected),
+                        _ => Ok(key.raw_private(None, refs[i]).unwrap()),
+                    };
+                    assert_eq!(g, &want, "{bits} bits {primes} primes item {i}");
+                }
+            }
+            // Without faults the all-or-nothing batch fails on the first bad input...
+            assert_eq!(
+                key.raw_private_batch(None, &refs),
+                Err(Error::InputOutOfRange(InputFault::NotBelowModulus))
+            );
+            // ...and an empty batch is empty.
+            assert!(key.raw_private_each(None, &[], &[]).is_empty());
+        }
     }
 }
