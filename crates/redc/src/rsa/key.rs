@@ -17,6 +17,7 @@ use super::private::PrimeCrt;
 use super::uint::BoxedUint;
 use super::{Error, ExponentFault, InputFault, KeyFault, Result};
 use crate::exp::{binary, sliding};
+use crate::mont::backend::pow::PowMany;
 use crate::mont::backend::{Backend, PublicPow};
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
@@ -250,44 +251,19 @@ impl RsaPublicKey {
         }
     }
 
-    /// [`RsaPublicKey::pow_e`] of every `x` (each `< n`, `n`'s limb count). With the ifma
-    /// backend and a modulus of a compiled digit count (up to 2078 bits) the exponentiations
-    /// run side by side in IFMA lanes, eight per call, where that beats one MULX
-    /// exponentiation after another: from four per call above 20 digits (with e = 65537 a call
-    /// of eight 2048-bit ones took 42 µs against 97 µs for eight on MULX, on an Intel Xeon,
-    /// so a call costs about 3.5), from two at 20 digits and below.
+    /// [`RsaPublicKey::pow_e`] of every `x` (each `< n`, `n`'s limb count): side by side
+    /// where the backend runs several per call ([`PublicPow::pow_many_vartime`]), the rest
+    /// one after another.
     pub(crate) fn pow_e_batch(&self, xs: &[Zeroizing<Vec<u64>>]) -> Vec<Zeroizing<Vec<u64>>> {
         let s = self.modulus.limbs();
         let mut out: Vec<Zeroizing<Vec<u64>>> =
             xs.iter().map(|_| Zeroizing::new(vec![0u64; s])).collect();
-        let mut done = 0;
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
-            let lanes = (self.kernel.lanes, Token::get());
-            let m52 = ifma::digits_for(self.modulus.bits())
-                .and_then(|d| Modulus52::new(&self.modulus, d));
-            if let ((true, Some(token)), Some(m52)) = (lanes, m52) {
-                let least = if m52.digits() <= 20 { 2 } else { 4 };
-                for (outs, ins) in out.chunks_mut(LANES).zip(xs.chunks(LANES)) {
-                    if ins.len() < least {
-                        break;
-                    }
-                    let mut jobs: Vec<PowJob<'_>> = outs
-                        .iter_mut()
-                        .zip(ins)
-                        .map(|(o, x)| PowJob {
-                            out: &mut o[..],
-                            base: &x[..],
-                            exp: &[],
-                            modulus: &m52,
-                        })
-                        .collect();
-                    ifma::pow_lanes_public_vartime(token, &mut jobs, &self.e_bytes);
-                    done += ins.len();
-                }
-            }
-        }
+        let done = if self.kernel.lanes {
+            self.public_pow
+                .pow_many_vartime(&mut out, xs, &self.e_bytes)
+        } else {
+            0
+        };
         for (o, x) in out.iter_mut().zip(xs).skip(done) {
             self.pow_e(o, x, &self.kernel);
         }
@@ -368,8 +344,8 @@ pub struct RsaPrivateKey {
     d_bytes: Zeroizing<Vec<u8>>,
     primes: Vec<BoxedUint>,
     pub(crate) crt: Vec<PrimeCrt>,
-    /// The primes' data for exponentiations in IFMA lanes, if the CPU has them.
-    pub(crate) lanes: Option<super::lanes::LanePlan>,
+    /// The primes and CRT exponents prepared for the backend's exponentiations.
+    pub(crate) pow: PowMany,
     /// The cached base-blinding pair (empty until the first blinded operation; without `std`
     /// there is no cache).
     #[cfg_attr(not(any(feature = "std", feature = "test-hooks")), allow(dead_code))]
@@ -513,7 +489,7 @@ impl RsaPrivateKey {
                 .iter()
                 .map(|l| BoxedUint::from_limbs(l))
                 .collect(),
-            lanes: super::lanes::LanePlan::new(&crt),
+            pow: PowMany::new(&crt.iter().map(PrimeCrt::secret_exp).collect::<Vec<_>>()),
             crt,
             blinding: BlindingCache::default(),
         };
@@ -720,9 +696,7 @@ impl RsaPrivateKey {
         for pc in &self.crt {
             pc.for_each_secret_region(&mut f);
         }
-        if let Some(plan) = &self.lanes {
-            plan.for_each_secret_region(&mut f);
-        }
+        self.pow.for_each_secret_region(&mut f);
         self.blinding.for_each_secret_region(&mut f);
     }
 

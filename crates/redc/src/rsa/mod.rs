@@ -49,7 +49,6 @@ mod encoding;
 mod error;
 mod key;
 mod keygen;
-mod lanes;
 pub mod prime;
 mod private;
 mod uint;

@@ -94,7 +94,7 @@ impl Oaep {
     }
 
     /// Decrypts several ciphertexts at once with `key` (RFC 8017 §7.1.2 for each), through
-    /// [`RsaPrivateKey::raw_private_batch`]: with the ifma backend their exponentiations
+    /// [`RsaPrivateKey::raw_private_batch`]: with the AVX-512 IFMA backend their exponentiations
     /// share AVX-512 IFMA lanes. Each ciphertext gets its own result, the same one
     /// [`PaddingScheme::decrypt`] gives (a wrong length, a value not below `n` and every
     /// padding defect are the one [`Error::Decryption`]); only a fault ([`Error::FaultDetected`])

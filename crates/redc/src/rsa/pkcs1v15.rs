@@ -50,7 +50,7 @@ define_signature!("PKCS#1 v1.5", pkcs1v15);
 /// assert_eq!(sig, key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::new::<Sha256>(), &digest)?);
 /// key.public_key().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &sig)?;
 ///
-/// // Many digests at once (with the ifma backend their exponentiations share IFMA lanes).
+/// // Many digests at once (with the AVX-512 IFMA backend their exponentiations share IFMA lanes).
 /// let digests = [Sha256::digest(b"a"), Sha256::digest(b"b")];
 /// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
 /// let sigs = Pkcs1v15Sign::new::<Sha256>().sign_batch(Some(&mut OsRng), &key, &refs)?;
@@ -160,7 +160,7 @@ impl Pkcs1v15Sign {
     }
 
     /// Signs several already-hashed messages at once with `key` (RFC 8017 §8.2.1 for each),
-    /// through [`RsaPrivateKey::raw_private_batch`]: with the ifma backend their
+    /// through [`RsaPrivateKey::raw_private_batch`]: with the AVX-512 IFMA backend their
     /// exponentiations share AVX-512 IFMA lanes. The signatures are the same bytes
     /// [`SignatureScheme::sign`] gives one at a time. All or nothing: a message of the wrong
     /// length for the hash fails the batch before any work, a fault releases no signature.

@@ -34,6 +34,7 @@ use super::uint::BoxedUint;
 use super::{Error, Result};
 use crate::ct;
 use crate::exp::fixed;
+use crate::mont::backend::pow::SecretExp;
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
 
@@ -110,9 +111,13 @@ impl PrimeCrt {
         })
     }
 
-    /// `dᵢ` big-endian, padded to `rᵢ`'s byte length.
-    pub(crate) fn exp(&self) -> &[u8] {
-        &self.exp
+    /// This prime's exponentiation `x ↦ x^dᵢ mod rᵢ` for the backend.
+    pub(crate) fn secret_exp(&self) -> SecretExp<'_> {
+        SecretExp {
+            modulus: &self.modulus,
+            exp: &self.exp,
+            window: self.window,
+        }
     }
 
     /// Test hook: every secret buffer of this prime's data (see
@@ -197,7 +202,7 @@ impl RsaPrivateKey {
     }
 
     /// [`RsaPrivateKey::raw_private`] for several inputs at once: RSADP / RSASP1 of each, by
-    /// CRT, blinded when `rng` is given, each result fault-checked. With the ifma backend the
+    /// CRT, blinded when `rng` is given, each result fault-checked. With the AVX-512 IFMA backend the
     /// exponentiations of all inputs run side by side in AVX-512 IFMA lanes, up to eight per
     /// call (four two-prime operations, two three- or four-prime ones), which is where a batch
     /// gains; elsewhere the inputs run one after another. Constant time like the single form.
@@ -338,8 +343,9 @@ impl RsaPrivateKey {
     }
 
     /// [`RsaPrivateKey::crt_op`] for several inputs at once: every exponentiation of every
-    /// input is a job, and with the ifma backend the jobs run up to eight per call in lanes
-    /// (`lanes`), so a batch fills the lanes that one operation leaves empty. `faults[i]`
+    /// input is a job for the backend's
+    /// [`PowMany::pow_many`](crate::mont::backend::pow::PowMany::pow_many), which runs them side by side
+    /// where it can (so a batch fills the registers one operation leaves empty). `faults[i]`
     /// flips a bit of input `i`'s first partial result (test hook; missing entries are false).
     pub(crate) fn crt_ops(&self, cs: &[&[u64]], faults: &[bool]) -> Vec<Zeroizing<Vec<u64>>> {
         let kernel = self.kernel();
@@ -362,40 +368,10 @@ impl RsaPrivateKey {
             .iter()
             .map(|ci| Zeroizing::new(vec![0u64; ci.len()]))
             .collect();
-        let mut done = vec![false; parts.len()];
-        #[cfg(target_arch = "x86_64")]
-        if let (true, Some(plan), Some(token)) = (
-            kernel.lanes,
-            self.lanes.as_ref(),
-            crate::mont::backend::ifma::Token::get(),
-        ) {
-            let jobs = parts.len();
-            let lanes = crate::mont::backend::ifma::LANES;
-            // A last call of few operations may run faster as single operations, each of
-            // its own call (see `LanePlan::single_below`).
-            let single = plan.single_below(k);
-            let mut first = 0;
-            while first < jobs {
-                let rest = jobs - first;
-                let take = if rest < single * k {
-                    k
-                } else {
-                    rest.min(lanes)
-                };
-                let chunk = first..first + take;
-                let primes: Vec<usize> = chunk.clone().map(|j| j % k).collect();
-                let bases: Vec<&[u64]> = chunk.clone().map(|j| &cis[j][..]).collect();
-                plan.pow(token, &primes, &bases, &mut parts[chunk.clone()]);
-                done[chunk].fill(true);
-                first += take;
-            }
-        }
-        for (j, part) in parts.iter_mut().enumerate() {
-            if !done[j] {
-                let pc = &self.crt[j % k];
-                fixed::pow(part, &cis[j], &pc.exp, &pc.modulus, &kernel, pc.window);
-            }
-        }
+        let exps: Vec<SecretExp<'_>> = self.crt.iter().map(PrimeCrt::secret_exp).collect();
+        let bases: Vec<&[u64]> = cis.iter().map(|c| &c[..]).collect();
+        self.pow.pow_many(&exps, &bases, &mut parts, &kernel);
+        drop(bases);
         cis.clear();
         for (i, _) in faults.iter().take(cs.len()).enumerate().filter(|(_, &f)| f) {
             parts[i * k][0] ^= 1;

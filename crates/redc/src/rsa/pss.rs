@@ -272,7 +272,7 @@ impl Pss {
 
     /// Signs several already-hashed messages at once with `key` (RFC 8017 §8.1.1 for each, a
     /// fresh salt from `rng` for each), through [`RsaPrivateKey::raw_private_batch`], blinded:
-    /// with the ifma backend their exponentiations share AVX-512 IFMA lanes. Each signature is
+    /// with the AVX-512 IFMA backend their exponentiations share AVX-512 IFMA lanes. Each signature is
     /// one [`SignatureScheme::sign`] could have given (the same bytes when the salt is empty).
     ///
     /// All or nothing: [`Error::UnsupportedParameter`] without a generator (PSS needs salts),

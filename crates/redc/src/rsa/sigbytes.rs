@@ -172,7 +172,7 @@ macro_rules! signing_key_impls {
         impl<D: Digest> $key<D> {
             /// Signs every message of `msgs` (each hashed with `D` here), with every private
             /// operation blinded by `rng`: one call through the scheme's `sign_batch`, so with
-            /// the ifma backend the exponentiations share AVX-512 IFMA lanes. The signatures
+            /// the AVX-512 IFMA backend the exponentiations share AVX-512 IFMA lanes. The signatures
             /// verify like single ones. All or nothing: an error (a fault, a failing
             /// generator) releases no signature.
             pub fn sign_batch_with_rng<R: CryptoRngCore + ?Sized>(

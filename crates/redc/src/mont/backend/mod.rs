@@ -23,6 +23,8 @@
 //! # Ok::<(), redc::Error>(())
 //! ```
 
+use zeroize::Zeroizing;
+
 use crate::error::{Error, Result};
 use crate::mont::{Algorithm, Kernel, Modulus, SqrVariant};
 
@@ -34,9 +36,12 @@ pub mod ifma_duo;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma_pair;
 #[cfg(target_arch = "x86_64")]
+mod ifma_plan;
+#[cfg(target_arch = "x86_64")]
 pub mod mulx;
 #[cfg(target_arch = "x86_64")]
 mod mulx_sized;
+pub mod pow;
 
 /// A CPU-feature answer asked once, then served from a cache (shared by the backends'
 /// tokens): 0 not yet asked, 1 absent, 2 present.
@@ -192,12 +197,15 @@ const PUBLIC_DUO_MIN_DIGITS: usize = 32;
 /// for verification and the fault check), where the backend has one faster than its kernel's
 /// binary and sliding-window methods: on the ifma backend, where the CPU kind runs the duo
 /// form ([`cpu::Forms`]), moduli of 32 to 40 digits of 52 bits (1,561 to 2,078 bits) run on
-/// the duo kernels ([`ifma_duo::pow_duo_public_vartime`]).
-/// Built once per key; cheap to clone.
+/// the duo kernels ([`ifma_duo::pow_duo_public_vartime`]); and for many bases at once
+/// ([`PublicPow::pow_many_vartime`]), moduli of a compiled lane digit count (up to 2,078 bits)
+/// run eight per call in the lanes. Built once per key; cheap to clone.
 #[derive(Clone, Default)]
 pub struct PublicPow {
     #[cfg(target_arch = "x86_64")]
     duo: Option<(ifma::Token, ifma::Modulus52)>,
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<(ifma::Token, ifma::Modulus52)>,
 }
 
 impl core::fmt::Debug for PublicPow {
@@ -228,7 +236,11 @@ impl PublicPow {
                     }
                     Some((t, ifma::Modulus52::new(m, d)?))
                 });
-            PublicPow { duo }
+            let lanes = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
+                let d = ifma::digits_for(m.bits())?;
+                Some((t, ifma::Modulus52::new(m, d)?))
+            });
+            PublicPow { duo, lanes }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -266,6 +278,47 @@ impl PublicPow {
         }
         let _ = (out, x, exp);
         false
+    }
+
+    /// `outs[i] = xs[i]^exp mod m` for a leading run of the inputs, side by side where the
+    /// backend runs several per call and that beats one after another; returns how many it
+    /// did (the caller does the rest, e.g. by [`PublicPow::pow_vartime`] or the kernel).
+    /// Variable time in `exp` only, which must be public.
+    ///
+    /// On the ifma backend the lanes run from four inputs per call above 20 digits and from
+    /// two at 20 digits and below (with e = 65537 a call of eight 2048-bit exponentiations
+    /// took 42 µs against 97 µs for eight on MULX, on an Intel Xeon, family 6 model 207, so a
+    /// call costs about 3.5 single ones).
+    pub fn pow_many_vartime(
+        &self,
+        outs: &mut [Zeroizing<alloc::vec::Vec<u64>>],
+        xs: &[Zeroizing<alloc::vec::Vec<u64>>],
+        exp: &[u8],
+    ) -> usize {
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, m52)) = &self.lanes {
+            let least = if m52.digits() <= 20 { 2 } else { 4 };
+            for (outs, ins) in outs.chunks_mut(ifma::LANES).zip(xs.chunks(ifma::LANES)) {
+                if ins.len() < least {
+                    break;
+                }
+                let mut jobs: alloc::vec::Vec<ifma::PowJob<'_>> = outs
+                    .iter_mut()
+                    .zip(ins)
+                    .map(|(o, x)| ifma::PowJob {
+                        out: &mut o[..],
+                        base: &x[..],
+                        exp: &[],
+                        modulus: m52,
+                    })
+                    .collect();
+                ifma::pow_lanes_public_vartime(*token, &mut jobs, exp);
+                done += ins.len();
+            }
+        }
+        let _ = (outs, xs, exp);
+        done
     }
 }
 

@@ -51,7 +51,7 @@ pub struct EncryptingKey<D: Digest, MGD: Digest = D> {
 /// let c = key.encrypting_key().encrypt_with_rng(&mut OsRng, b"hello")?;
 /// assert_eq!(key.decrypt_with_rng(&mut OsRng, &c)?, b"hello");
 ///
-/// // Several at once: with the ifma backend their exponentiations share IFMA lanes. Each
+/// // Several at once: with the AVX-512 IFMA backend their exponentiations share IFMA lanes. Each
 /// // ciphertext gets its own result.
 /// let c2 = key.encrypting_key().encrypt_with_rng(&mut OsRng, b"world")?;
 /// let out = key.decrypt_batch_with_rng(&mut OsRng, &[&c, &c2, &c[1..]])?;

@@ -184,7 +184,7 @@ verifying_key_impls!();
 
 impl<D: Digest> SigningKey<D> {
     /// Signs every message of `msgs` (each hashed with `D` here) deterministically, without
-    /// blinding: the batch form of [`Signer`], with the same signatures. With the ifma backend
+    /// blinding: the batch form of [`Signer`], with the same signatures. With the AVX-512 IFMA backend
     /// the exponentiations share AVX-512 IFMA lanes. All or nothing: a fault releases no
     /// signature.
     pub fn sign_batch(&self, msgs: &[&[u8]]) -> crate::rsa::Result<alloc::vec::Vec<Signature>> {

@@ -1,14 +1,13 @@
-//! The private operation's exponentiations side by side in AVX-512 IFMA lanes
-//! (`mont::backend::ifma`): the CRT parts of one operation (two to five primes) and, for the
-//! batch API, the parts of several operations, up to eight per call.
+//! The ifma backend's side of [`super::pow::PowMany`]: secret exponentiations side by side in
+//! AVX-512 IFMA registers: the CRT parts of one private operation (two to five primes) and,
+//! for batches, the parts of several operations, up to eight per call.
 //!
-//! A [`LanePlan`] is built with the key when the CPU has the extensions: every prime's
-//! [`Modulus52`] with one digit count for all of them (the largest prime's), and every `dᵢ`
-//! padded to one byte length, since all lanes of a call share the digit count and the
-//! exponent's length. It is used only when the key's kernel allows it
-//! ([`crate::mont::Kernel::lanes`], the ifma backend).
+//! A [`LanePlan`] is built once per set of moduli (a key's primes) when the CPU has the
+//! extensions: every modulus's [`Modulus52`] with one digit count for all of them (the
+//! largest one's), and every exponent padded to one byte length, since all lanes of a call
+//! share the digit count and the exponent's length; for two moduli, also their form for the
+//! two-number kernels (duo or pair, by [`super::cpu::Forms`]).
 
-#[cfg(target_arch = "x86_64")]
 mod imp {
     use alloc::vec;
     use alloc::vec::Vec;
@@ -18,7 +17,7 @@ mod imp {
     use crate::mont::backend::cpu::{Forms, IfmaTwoPrime};
     use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
     use crate::mont::backend::ifma_duo::{duo_digits_for, pow_duo};
-    use crate::rsa::private::PrimeCrt;
+    use crate::mont::backend::pow::SecretExp;
 
     /// Every prime's lane data (see the module documentation).
     #[derive(Clone)]
@@ -33,21 +32,21 @@ mod imp {
     }
 
     impl LanePlan {
-        /// The plan for these primes, if the CPU has IFMA and the primes fit a compiled digit
-        /// count. Constant time in the primes and exponents.
-        pub(crate) fn new(crt: &[PrimeCrt]) -> Option<Self> {
+        /// The plan for these moduli and exponents, if the CPU has IFMA and the moduli fit a
+        /// compiled digit count. Constant time in the moduli and exponents.
+        pub(crate) fn new(crt: &[SecretExp<'_>]) -> Option<Self> {
             Token::get()?;
             let bits = crt.iter().map(|pc| pc.modulus.bits()).max()?;
             let digits = ifma::digits_for(bits)?;
             let moduli = crt
                 .iter()
-                .map(|pc| Modulus52::new(&pc.modulus, digits))
+                .map(|pc| Modulus52::new(pc.modulus, digits))
                 .collect::<Option<Vec<_>>>()?;
-            let len = crt.iter().map(|pc| pc.exp().len()).max()?;
+            let len = crt.iter().map(|pc| pc.exp.len()).max()?;
             let exps = crt
                 .iter()
                 .map(|pc| {
-                    let e = pc.exp();
+                    let e = pc.exp;
                     let mut v = Zeroizing::new(vec![0u8; len]);
                     v[len - e.len()..].copy_from_slice(e);
                     v
@@ -58,7 +57,7 @@ mod imp {
             let duo = duo_digits_for(bits).filter(|_| duo_kind).and_then(|d| {
                 let moduli = crt
                     .iter()
-                    .map(|pc| Modulus52::new(&pc.modulus, d))
+                    .map(|pc| Modulus52::new(pc.modulus, d))
                     .collect::<Option<Vec<_>>>()?;
                 Some((moduli, ifma::window_for(len * 8, d)))
             });
@@ -133,26 +132,6 @@ mod imp {
             for e in &self.exps {
                 f(e.as_ptr(), e.len());
             }
-        }
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod imp {
-    use crate::rsa::private::PrimeCrt;
-
-    /// No lanes on this architecture.
-    #[derive(Clone)]
-    pub(crate) enum LanePlan {}
-
-    impl LanePlan {
-        pub(crate) fn new(_: &[PrimeCrt]) -> Option<Self> {
-            None
-        }
-
-        #[cfg(feature = "test-hooks")]
-        pub(crate) fn for_each_secret_region(&self, _: &mut dyn FnMut(*const u8, usize)) {
-            match *self {}
         }
     }
 }

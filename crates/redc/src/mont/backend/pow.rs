@@ -1,0 +1,112 @@
+//! The backend hook of the private operation: "run these exponentiations with secret
+//! exponents", which each backend answers in its own way.
+//!
+//! The RSA layer prepares a [`PowMany`] once per key (its primes and CRT exponents as
+//! [`SecretExp`]s) and hands it every exponentiation of one operation or of a whole batch
+//! ([`PowMany::pow_many`]). The ifma backend runs them side by side in AVX-512 IFMA
+//! registers, up to eight per call (`ifma_plan`), with its own thresholds for when that
+//! pays; the portable and MULX backends, and any job the ifma backend leaves, run one after
+//! another by the kernel's fixed window ([`crate::exp::fixed::pow`]). The RSA layer names no
+//! backend: a new one implements its side here.
+
+use alloc::vec::Vec;
+
+use zeroize::Zeroizing;
+
+use crate::exp::fixed;
+use crate::mont::{Kernel, Modulus};
+
+/// One secret exponentiation's fixed data: `x ↦ x^exp mod modulus`.
+#[derive(Clone, Copy)]
+pub struct SecretExp<'a> {
+    /// The modulus (odd; for RSA a prime).
+    pub modulus: &'a Modulus<u64>,
+    /// The exponent, big-endian, padded to the modulus's byte length (secret).
+    pub exp: &'a [u8],
+    /// The window of the kernel's fixed-window method for this exponent (1..=8).
+    pub window: u32,
+}
+
+/// A set of [`SecretExp`]s (a key's primes and exponents) prepared once for the backends that
+/// run several exponentiations per call. Cheap to clone; holds secrets (zeroized on drop).
+#[derive(Clone, Default)]
+pub struct PowMany {
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<super::ifma_plan::LanePlan>,
+}
+
+impl core::fmt::Debug for PowMany {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PowMany").finish_non_exhaustive()
+    }
+}
+
+impl PowMany {
+    /// The preparation for `exps` (constant time in the moduli and exponents). Prepared for
+    /// every backend this CPU runs, so that a key can switch backends later.
+    pub fn new(exps: &[SecretExp<'_>]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            PowMany {
+                lanes: super::ifma_plan::LanePlan::new(exps),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = exps;
+            PowMany {}
+        }
+    }
+
+    /// `outs[j] = bases[j]^e mod m` with `(m, e)` = `exps[j mod k]` (`k = exps.len()`), for
+    /// jobs that come in operations of `k` (one per prime: RSA's CRT); `bases[j] < m` and
+    /// `outs[j]` in `m`'s limb count. Constant time in the bases and exponents; the grouping
+    /// into calls depends only on the number of jobs. `exps` must be the ones this was
+    /// prepared from, and `kernel` the key's.
+    pub fn pow_many(
+        &self,
+        exps: &[SecretExp<'_>],
+        bases: &[&[u64]],
+        outs: &mut [Zeroizing<Vec<u64>>],
+        kernel: &Kernel<u64>,
+    ) {
+        let k = exps.len();
+        assert!(k > 0 && bases.len() == outs.len(), "one output per base");
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let (true, Some(plan), Some(token)) =
+            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
+        {
+            let jobs = outs.len();
+            // A last call of few operations may run faster as single operations, each of its
+            // own call (see `LanePlan::single_below`).
+            let single = plan.single_below(k);
+            while done < jobs {
+                let rest = jobs - done;
+                let take = if rest < single * k {
+                    k
+                } else {
+                    rest.min(super::ifma::LANES)
+                };
+                let chunk = done..done + take;
+                let primes: Vec<usize> = chunk.clone().map(|j| j % k).collect();
+                plan.pow(token, &primes, &bases[chunk.clone()], &mut outs[chunk]);
+                done += take;
+            }
+        }
+        for (j, (out, base)) in outs.iter_mut().zip(bases).enumerate().skip(done) {
+            let e = &exps[j % k];
+            fixed::pow(out, base, e.exp, e.modulus, kernel, e.window);
+        }
+    }
+
+    /// Test hook: every secret buffer.
+    #[cfg(feature = "test-hooks")]
+    pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(plan) = &self.lanes {
+            plan.for_each_secret_region(f);
+        }
+        let _ = f;
+    }
+}
