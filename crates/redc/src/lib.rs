@@ -122,6 +122,9 @@ pub mod valgrind;
 mod valgrind;
 pub mod word;
 
+#[cfg(test)]
+pub(crate) mod test_rng;
+
 pub use error::{Error, Result};
 
 /// The examples of `docs/quickstart.md`, run as doc tests so that the document stays true.

@@ -589,3 +589,9 @@ impl From<crate::Error> for Error {
 
 /// `Result` with the RSA [`Error`].
 pub type Result<T> = core::result::Result<T, Error>;
+
+impl From<crate::nat::arith::RngFailed> for Error {
+    fn from(_: crate::nat::arith::RngFailed) -> Self {
+        Error::Rng
+    }
+}

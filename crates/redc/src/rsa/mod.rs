@@ -13,7 +13,7 @@
 //! | Sign / verify, PSS | [`pss::SigningKey`], [`pss::BlindedSigningKey`], [`pss::VerifyingKey`], or [`Pss`] on digests |
 //! | Encrypt / decrypt, OAEP | [`oaep::EncryptingKey`], [`oaep::DecryptingKey`], or [`Oaep`] |
 //! | Encrypt / decrypt, PKCS#1 v1.5 | [`pkcs1v15::EncryptingKey`], [`pkcs1v15::DecryptingKey`], or [`Pkcs1v15Encrypt`] |
-//! | Many at once (IFMA lanes) | `sign_batch_with_rng` on the signing keys, [`Pkcs1v15Sign::sign_batch`], [`Pss::sign_batch`], [`Oaep::decrypt_batch`], [`RsaPrivateKey::raw_private_batch`] |
+//! | Many at once (side by side on AVX-512 IFMA) | `sign_batch_with_rng` on the signing keys, [`Pkcs1v15Sign::sign_batch`], [`Pss::sign_batch`], [`Oaep::decrypt_batch`], [`RsaPrivateKey::raw_private_batch`] |
 //! | A hash chosen at run time | [`HashAlg`] with `from_hash` on each padding |
 //! | Generic code over keys | [`traits::PublicKeyParts`], [`traits::PrivateKeyParts`] |
 //!
@@ -33,37 +33,32 @@
 //!
 //! # Modules
 //!
-//! - [`RsaPublicKey`] / [`RsaPrivateKey`] (`key`): construction with validation, accessors;
-//! - `private`: the CRT/Garner private operation and its fault check; `blinding`: its base
-//!   blinding when the caller supplies a random number generator;
-//! - `keygen` and [`prime`]: FIPS 186-5 style key generation and Miller–Rabin;
-//! - `encoding`: PKCS#1 / PKCS#8 / SPKI through the RustCrypto crates (traits re-exported
-//!   here), and redc's own detecting decoders;
-//! - [`pkcs1v15`], [`pss`], [`oaep`]: the paddings and their typed keys; [`hash`], [`mgf`]:
-//!   what the paddings hash with;
-//! - [`BoxedUint`]: the integer type key components travel in.
+//! A tree, each folder knowing only itself and the ones listed after it:
+//!
+//! - `padding/`: [`pkcs1v15`], [`pss`], [`oaep`] and their typed keys, [`hash`] and [`mgf`]
+//!   (what the paddings hash with), [`traits`] (the padding-scheme traits and the key parts);
+//!   built on the keys' raw operations;
+//! - `keygen/`: FIPS 186-5 style key generation and [`prime`] (Miller–Rabin);
+//! - `key/`: [`RsaPublicKey`] / [`RsaPrivateKey`], construction with validation and
+//!   accessors (their fields private to it), with `crt` (each prime's precomputed data),
+//!   `private` (the CRT/Garner private operation, batches, the fault check), `blinding`, and
+//!   `encoding` (PKCS#1 / PKCS#8 / SPKI through the RustCrypto crates, whose traits are
+//!   re-exported here, and redc's own detecting decoders);
+//! - `error` ([`Error`] and the fault kinds) and [`BoxedUint`], the integer type key
+//!   components travel in.
+//!
+//! Below `rsa`, the key's exponentiations go to the backend through one hook
+//! ([`crate::mont::backend::pow`]); the set-up arithmetic (gcd, inverses, products) is
+//! `nat::arith`. Nothing here names a backend.
 
-mod arith;
-mod blinding;
-mod encoding;
 mod error;
 mod key;
 mod keygen;
-pub mod prime;
-mod private;
+mod padding;
 mod uint;
 
-#[cfg(test)]
-pub(crate) mod test_rng;
-
-mod ctbytes;
-pub mod hash;
-pub mod mgf;
-pub mod oaep;
-pub mod pkcs1v15;
-pub mod pss;
-mod sigbytes;
-pub mod traits;
+pub use keygen::prime;
+pub use padding::{hash, mgf, oaep, pkcs1v15, pss, traits};
 
 pub use error::{
     EncodingFault, Error, ExponentFault, InputFault, KeyFault, KeyFormat, ParameterFault, Result,

@@ -19,12 +19,14 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
-use super::arith;
+use self::prime::SmallPrimes;
 use super::key::{max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
-use super::prime::{self, SmallPrimes};
 use super::uint::BoxedUint;
 use super::{Error, ExponentFault, KeyFault, Result};
 use crate::nat;
+use crate::nat::arith;
+
+pub mod prime;
 
 /// The default public exponent, `2^16 + 1`.
 pub const DEFAULT_EXPONENT: u64 = 65537;

@@ -4,7 +4,7 @@
 //! [`signature::Error`].
 
 /// Wraps an RSA error for the `signature` traits, keeping it as the source when `std` is on.
-pub(crate) fn sig_error(e: super::Error) -> signature::Error {
+pub(crate) fn sig_error(e: crate::rsa::Error) -> signature::Error {
     #[cfg(feature = "std")]
     {
         signature::Error::from_source(e)
@@ -121,7 +121,7 @@ macro_rules! define_signature {
 pub(crate) use define_signature;
 
 /// The conversions every typed signing key (a struct `$key<D>` wrapping an
-/// [`RsaPrivateKey`](super::RsaPrivateKey) with `inner`, `scheme` and `phantom` fields) has
+/// [`RsaPrivateKey`](crate::rsa::RsaPrivateKey) with `inner`, `scheme` and `phantom` fields) has
 /// alike, whatever its padding: unwrapping into the key, `Clone`, `Keypair` (a `VerifyingKey`
 /// with the same scheme), `AsRef`, PKCS#8 encoding, and batch signing of messages hashed with
 /// `D` (`$batch_doc` says whether without a generator). Invoked in the module that defines
@@ -201,7 +201,7 @@ macro_rules! signing_key_impls {
 pub(crate) use signing_key_impls;
 
 /// The conversions and comparisons every typed verifying key (`VerifyingKey<D>` wrapping an
-/// [`RsaPublicKey`](super::RsaPublicKey), with `inner`, `scheme` and `phantom` fields) has
+/// [`RsaPublicKey`](crate::rsa::RsaPublicKey), with `inner`, `scheme` and `phantom` fields) has
 /// alike, whatever its padding: verification through the scheme's `verify_ref` (`Verifier`,
 /// `DigestVerifier`, `PrehashVerifier`), unwrapping into the key, `Clone`, `AsRef`, SPKI
 /// encoding, and `PartialEq`. Invoked in the module that defines `VerifyingKey` and

@@ -213,13 +213,13 @@ impl fmt::Display for HashAlg {
 }
 
 impl core::str::FromStr for HashAlg {
-    type Err = super::Error;
+    type Err = crate::rsa::Error;
 
-    /// [`HashAlg::from_name`], with [`ParameterFault::UnknownHash`](super::ParameterFault)
+    /// [`HashAlg::from_name`], with [`ParameterFault::UnknownHash`](crate::rsa::ParameterFault)
     /// for an unknown name.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        HashAlg::from_name(s).ok_or(super::Error::UnsupportedParameter(
-            super::ParameterFault::UnknownHash,
+        HashAlg::from_name(s).ok_or(crate::rsa::Error::UnsupportedParameter(
+            crate::rsa::ParameterFault::UnknownHash,
         ))
     }
 }

@@ -11,11 +11,16 @@ use core::fmt;
 
 use zeroize::Zeroizing;
 
-use super::arith;
-use super::blinding::BlindingCache;
-use super::private::PrimeCrt;
+use self::blinding::BlindingCache;
+use self::crt::PrimeCrt;
 use super::uint::BoxedUint;
 use super::{Error, ExponentFault, InputFault, KeyFault, Result};
+use crate::nat::arith;
+
+mod blinding;
+mod crt;
+mod encoding;
+mod private;
 use crate::exp::{binary, sliding};
 use crate::mont::backend::pow::PowMany;
 use crate::mont::backend::{Backend, PublicPow};
@@ -216,7 +221,7 @@ impl RsaPublicKey {
     }
 
     /// `n`'s Montgomery modulus.
-    pub(crate) fn modulus(&self) -> &Modulus<u64> {
+    fn modulus(&self) -> &Modulus<u64> {
         &self.modulus
     }
 
@@ -254,7 +259,7 @@ impl RsaPublicKey {
     /// [`RsaPublicKey::pow_e`] of every `x` (each `< n`, `n`'s limb count): side by side
     /// where the backend runs several per call ([`PublicPow::pow_many_vartime`]), the rest
     /// one after another.
-    pub(crate) fn pow_e_batch(&self, xs: &[Zeroizing<Vec<u64>>]) -> Vec<Zeroizing<Vec<u64>>> {
+    fn pow_e_batch(&self, xs: &[Zeroizing<Vec<u64>>]) -> Vec<Zeroizing<Vec<u64>>> {
         let s = self.modulus.limbs();
         let mut out: Vec<Zeroizing<Vec<u64>>> =
             xs.iter().map(|_| Zeroizing::new(vec![0u64; s])).collect();
@@ -343,13 +348,13 @@ pub struct RsaPrivateKey {
     d: BoxedUint,
     d_bytes: Zeroizing<Vec<u8>>,
     primes: Vec<BoxedUint>,
-    pub(crate) crt: Vec<PrimeCrt>,
+    crt: Vec<PrimeCrt>,
     /// The primes and CRT exponents prepared for the backend's exponentiations.
-    pub(crate) pow: PowMany,
+    pow: PowMany,
     /// The cached base-blinding pair (empty until the first blinded operation; without `std`
     /// there is no cache).
     #[cfg_attr(not(any(feature = "std", feature = "test-hooks")), allow(dead_code))]
-    pub(crate) blinding: BlindingCache,
+    blinding: BlindingCache,
 }
 
 impl fmt::Debug for RsaPrivateKey {
@@ -363,11 +368,11 @@ impl fmt::Debug for RsaPrivateKey {
 
 /// CRT values given alongside the components (from a PKCS#1 document), checked against the
 /// ones computed from `d` and the primes.
-pub(crate) struct GivenCrt {
+struct GivenCrt {
     /// `dᵢ` for every prime, in order.
-    pub(crate) exponents: Vec<BoxedUint>,
+    exponents: Vec<BoxedUint>,
     /// `qInv`, then `tᵢ` for primes 3.. (one fewer than the primes).
-    pub(crate) coefficients: Vec<BoxedUint>,
+    coefficients: Vec<BoxedUint>,
 }
 
 impl RsaPrivateKey {
@@ -411,7 +416,7 @@ impl RsaPrivateKey {
         Self::build(n, e, d, primes, None)
     }
 
-    pub(crate) fn build(
+    fn build(
         n: BoxedUint,
         e: BoxedUint,
         d: BoxedUint,
@@ -701,7 +706,7 @@ impl RsaPrivateKey {
     }
 
     /// `d` as big-endian bytes of the modulus length (for the non-CRT mode).
-    pub(crate) fn d_bytes(&self) -> &[u8] {
+    fn d_bytes(&self) -> &[u8] {
         &self.d_bytes
     }
 }

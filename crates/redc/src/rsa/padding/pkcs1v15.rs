@@ -31,7 +31,7 @@ use rand_core::CryptoRngCore;
 use super::hash::{digest_info_prefix, HashAlg};
 use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
-use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
+use crate::rsa::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
 define_signature!("PKCS#1 v1.5", pkcs1v15);
 

@@ -23,7 +23,7 @@ use super::ctbytes::{byte_eq, shift_left};
 use super::hash::{HashAlg, HashFn};
 use super::mgf::mgf1_xor_with;
 use super::traits::{decryption_error, PaddingScheme};
-use super::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
+use crate::rsa::{Error, InputFault, Result, RsaPrivateKey, RsaPublicKey};
 
 /// The OAEP encryption padding: a hash for the label, a hash for MGF1 (the same one unless
 /// chosen otherwise) and an optional label (the empty string when absent, RFC 8017 §7.1.1

@@ -1,4 +1,4 @@
-//! Set-up arithmetic for keys: products, remainders, gcd, lcm and inverses over limb vectors.
+//! Set-up arithmetic for RSA keys (variable-length limb vectors, below the RSA layer): products, remainders, gcd, lcm and inverses over limb vectors.
 //!
 //! Nothing here runs per private operation (the blinding code's fresh pair, once every 32
 //! blinded operations, uses [`inv_mod_odd_vartime`] and [`random_between`], which Miller–Rabin
@@ -18,14 +18,13 @@ use core::cmp::Ordering;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
-use super::{Error, Result};
 use crate::nat;
 
 /// `out` = a uniformly random number with `lo < out < hi` (all three of `out.len()` limbs,
 /// `1 ≤ bits ≤ 64·out.len()`, `hi ≤ 2^bits`), by rejection sampling: `bits`-bit draws from
 /// `rng` (big-endian bytes, the excess top bits cleared) until one lands in range. The range
 /// tests are constant time, so the only thing that shows is whether a draw was rejected, and a
-/// rejected draw is discarded. [`Error::Rng`] after `tries` draws out of range (or if `rng`
+/// rejected draw is discarded. [`RngFailed`] after `tries` draws out of range (or if `rng`
 /// fails).
 pub(crate) fn random_between(
     rng: &mut (impl CryptoRngCore + ?Sized),
@@ -34,20 +33,25 @@ pub(crate) fn random_between(
     hi: &[u64],
     bits: usize,
     tries: u32,
-) -> Result<()> {
+) -> Result<(), RngFailed> {
     debug_assert!(bits >= 1 && bits <= 64 * out.len());
     let mut bytes = Zeroizing::new(vec![0u8; bits.div_ceil(8)]);
     let excess = bytes.len() * 8 - bits;
     for _ in 0..tries {
-        rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
+        rng.try_fill_bytes(&mut bytes).map_err(|_| RngFailed)?;
         bytes[0] &= 0xff >> excess;
         let _ = nat::from_be_bytes(out, &bytes);
         if bool::from(nat::ct_lt(lo, out) & nat::ct_lt(out, hi)) {
             return Ok(());
         }
     }
-    Err(Error::Rng)
+    Err(RngFailed)
 }
+
+/// The generator failed, or gave no draw in range within the tries allowed
+/// ([`random_between`]); the RSA layer reports it as its `Error::Rng`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RngFailed;
 
 /// `a·b` (`a.len() + b.len()` limbs). Constant time.
 pub(crate) fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
@@ -365,7 +369,7 @@ fn negate(x: &mut [u64]) {
 mod tests {
     use super::*;
 
-    use crate::rsa::test_rng::constant;
+    use crate::test_rng::constant;
 
     #[test]
     fn random_between_stays_strictly_inside_and_reaches_every_value() {
@@ -398,11 +402,11 @@ mod tests {
         let mut x = [0u64; 1];
         assert_eq!(
             random_between(&mut constant(0xff), &mut x, &[1], &[6], 3, 10),
-            Err(Error::Rng)
+            Err(RngFailed)
         );
         assert_eq!(
             random_between(&mut constant(0x01), &mut x, &[1], &[6], 8, 10),
-            Err(Error::Rng)
+            Err(RngFailed)
         );
         random_between(&mut constant(0x03), &mut x, &[1], &[6], 8, 1).unwrap();
         assert_eq!(x, [3]);

@@ -31,9 +31,9 @@ use pkcs1::OtherPrimeInfo;
 use spki::{Document, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
-use super::key::{GivenCrt, RsaPrivateKey, RsaPublicKey};
-use super::uint::BoxedUint;
-use super::{EncodingFault, Error, KeyFormat};
+use super::{GivenCrt, RsaPrivateKey, RsaPublicKey};
+use crate::rsa::uint::BoxedUint;
+use crate::rsa::{EncodingFault, Error, KeyFormat};
 
 fn uint(x: UintRef<'_>) -> BoxedUint {
     BoxedUint::from_be_bytes(x.as_bytes())

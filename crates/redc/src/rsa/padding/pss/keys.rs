@@ -17,7 +17,7 @@ use signature::hazmat::RandomizedPrehashSigner;
 use signature::{DigestVerifier, Keypair, RandomizedDigestSigner, RandomizedSigner, Verifier};
 
 use super::{Pss, Signature};
-use crate::rsa::sigbytes::{sig_error, signing_key_impls, verifying_key_impls};
+use crate::rsa::padding::sigbytes::{sig_error, signing_key_impls, verifying_key_impls};
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 
 /// A PSS signing key for the hash `D` (message hash and MGF1), salt length = hash length

@@ -12,7 +12,7 @@ use rand_core::CryptoRngCore;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeLess};
 use zeroize::Zeroizing;
 
-use crate::rsa::ctbytes::{byte_eq, shift_left};
+use crate::rsa::padding::ctbytes::{byte_eq, shift_left};
 use crate::rsa::traits::{decryption_error, PaddingScheme};
 use crate::rsa::{Error, Result, RsaPrivateKey, RsaPublicKey};
 
@@ -151,7 +151,7 @@ impl PaddingScheme for Pkcs1v15Encrypt {
 mod tests {
     use super::*;
 
-    use crate::rsa::test_rng::counting;
+    use crate::test_rng::counting;
 
     #[test]
     fn pad_unpad() {

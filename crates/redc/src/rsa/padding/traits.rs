@@ -4,8 +4,8 @@
 //! [`EncryptingKeypair`]).
 //!
 //! The paddings:
-//! a padding value ([`Pkcs1v15Sign`](super::Pkcs1v15Sign), [`Pss`](super::Pss),
-//! [`Oaep`](super::Oaep), [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt)) is passed by value to
+//! a padding value ([`Pkcs1v15Sign`](crate::rsa::Pkcs1v15Sign), [`Pss`](crate::rsa::Pss),
+//! [`Oaep`](crate::rsa::Oaep), [`Pkcs1v15Encrypt`](crate::rsa::Pkcs1v15Encrypt)) is passed by value to
 //! [`RsaPrivateKey::sign`], [`RsaPublicKey::verify`], [`RsaPublicKey::encrypt`] or
 //! [`RsaPrivateKey::decrypt`]. The caller supplies the random number generator.
 //!
@@ -16,7 +16,7 @@
 use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 
-use super::{BoxedUint, Error, Result, RsaPrivateKey, RsaPublicKey};
+use crate::rsa::{BoxedUint, Error, Result, RsaPrivateKey, RsaPublicKey};
 
 /// The components of an RSA public key, as a trait for code generic over key types (the shape
 /// of RustCrypto `rsa`'s trait; [`RsaPublicKey`] and [`RsaPrivateKey`] also have these as
@@ -118,7 +118,7 @@ pub trait EncryptingKeypair {
 }
 
 /// A signature scheme: EMSA encoding plus RSASP1 / RSAVP1 (RFC 8017 §8). Implemented by
-/// [`Pkcs1v15Sign`](super::Pkcs1v15Sign) and [`Pss`](super::Pss); code generic over it
+/// [`Pkcs1v15Sign`](crate::rsa::Pkcs1v15Sign) and [`Pss`](crate::rsa::Pss); code generic over it
 /// signs with either.
 ///
 /// ```
@@ -148,12 +148,12 @@ pub trait SignatureScheme {
     ) -> Result<Vec<u8>>;
 
     /// Verifies `sig` on the already-hashed message `hashed` with `key` (RFC 8017 §8.1.2 /
-    /// §8.2.2). Every mismatch is [`super::Error::Verification`].
+    /// §8.2.2). Every mismatch is [`crate::rsa::Error::Verification`].
     fn verify(self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()>;
 }
 
 /// An encryption scheme: EME encoding plus RSAEP / RSADP (RFC 8017 §7). Implemented by
-/// [`Oaep`](super::Oaep) and [`Pkcs1v15Encrypt`](super::Pkcs1v15Encrypt).
+/// [`Oaep`](crate::rsa::Oaep) and [`Pkcs1v15Encrypt`](crate::rsa::Pkcs1v15Encrypt).
 ///
 /// ```
 /// use redc::rsa::sha2::Sha256;
@@ -181,7 +181,7 @@ pub trait PaddingScheme {
 
     /// Decrypts `ciphertext` with `key` (RFC 8017 §7.1.2 / §7.2.2), blinding the private
     /// operation with `rng` when given. The unpadding is constant time and every padding
-    /// failure is the same [`super::Error::Decryption`].
+    /// failure is the same [`crate::rsa::Error::Decryption`].
     fn decrypt(
         self,
         rng: Option<&mut dyn CryptoRngCore>,
@@ -192,8 +192,8 @@ pub trait PaddingScheme {
 
 impl RsaPrivateKey {
     /// Signs `hashed` (the message's digest, computed by the caller) without randomness:
-    /// deterministic for [`Pkcs1v15Sign`](super::Pkcs1v15Sign); [`Pss`](super::Pss) needs a
-    /// salt and returns [`super::Error::UnsupportedParameter`] here: use
+    /// deterministic for [`Pkcs1v15Sign`](crate::rsa::Pkcs1v15Sign); [`Pss`](crate::rsa::Pss) needs a
+    /// salt and returns [`crate::rsa::Error::UnsupportedParameter`] here: use
     /// [`sign_with_rng`](Self::sign_with_rng).
     pub fn sign<S: SignatureScheme>(&self, padding: S, hashed: &[u8]) -> Result<Vec<u8>> {
         padding.sign(None, self, hashed)
@@ -241,7 +241,7 @@ impl RsaPublicKey {
     }
 
     /// Verifies the signature `sig` on the digest `hashed`: `Ok(())` or
-    /// [`super::Error::Verification`] (or [`super::Error::InputOutOfRange`] when `hashed` has
+    /// [`crate::rsa::Error::Verification`] (or [`crate::rsa::Error::InputOutOfRange`] when `hashed` has
     /// the wrong length for the scheme's hash).
     pub fn verify<S: SignatureScheme>(&self, scheme: S, hashed: &[u8], sig: &[u8]) -> Result<()> {
         scheme.verify(self, hashed, sig)

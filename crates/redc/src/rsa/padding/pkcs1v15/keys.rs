@@ -13,7 +13,7 @@ use signature::{
 };
 
 use super::{Pkcs1v15Sign, Signature};
-use crate::rsa::sigbytes::{sig_error, signing_key_impls, verifying_key_impls};
+use crate::rsa::padding::sigbytes::{sig_error, signing_key_impls, verifying_key_impls};
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 
 /// A PKCS#1 v1.5 signing key for the hash `D` (RustCrypto-style `SigningKey<Sha256>`).

@@ -1,7 +1,7 @@
 //! The private operation RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): multi-prime CRT with
 //! Garner's recombination, in constant time, followed by the fault check.
 //!
-//! Per prime `rᵢ` (`s` limbs), everything is precomputed at key construction ([`PrimeCrt`]):
+//! Per prime `rᵢ` (`s` limbs), everything is precomputed at key construction (`crt::PrimeCrt`):
 //! its [`Modulus`], `dᵢ` as big-endian bytes of `rᵢ`'s byte length, the window, the Garner
 //! coefficient in Montgomery form, and `K = W^(s−1)·R mod rᵢ` for the reduction below.
 //!
@@ -28,144 +28,13 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::arith;
-use super::key::{PrivateMode, RsaPrivateKey};
-use super::uint::BoxedUint;
-use super::{Error, Result};
+use super::crt::PrimeCrt;
+use super::{PrivateMode, RsaPrivateKey};
 use crate::ct;
 use crate::exp::fixed;
 use crate::mont::backend::pow::SecretExp;
-use crate::mont::{Kernel, Modulus};
 use crate::nat;
-
-/// One prime's precomputed CRT data.
-#[derive(Clone)]
-pub(crate) struct PrimeCrt {
-    pub(crate) modulus: Modulus<u64>,
-    /// `dᵢ` big-endian, padded to `rᵢ`'s byte length.
-    exp: Zeroizing<Vec<u8>>,
-    window: u32,
-    pub(crate) d_i: BoxedUint,
-    /// The Garner coefficient (`qInv` for `p`, `tᵢ` for `i ≥ 3`; zero for `q`).
-    pub(crate) coeff: BoxedUint,
-    coeff_mont: Zeroizing<Vec<u64>>,
-    /// The product of the primes before this one in Garner order (`q` for `p`, `p·q` for
-    /// `r₃`, …; `1` for `q`), trimmed.
-    prefix: Zeroizing<Vec<u64>>,
-    has_coeff: bool,
-    /// `K = W^(s−1)·R mod rᵢ`.
-    chunk_k: Zeroizing<Vec<u64>>,
-}
-
-impl PrimeCrt {
-    /// Precomputes prime `r`'s data from `d` and its Garner prefix product `before`
-    /// (`has_coeff` false for `q`, the first prime of the recombination).
-    ///
-    /// Constant time in the values: `dᵢ` by the bitwise [`nat::rem`], the coefficient
-    /// `before⁻¹ mod r` by Fermat's little theorem (`before^(r−2)`, fixed window); a composite
-    /// `r` gives a wrong coefficient, which [`PrimeCrt::coefficient_ok`] then rejects.
-    pub(crate) fn new(
-        r: &[u64],
-        d: &[u64],
-        before: &[u64],
-        has_coeff: bool,
-        kernel: &Kernel<u64>,
-    ) -> Result<Self> {
-        let modulus = Modulus::new(r)?;
-        let s = modulus.limbs();
-        let nbytes = modulus.bits().div_ceil(8);
-        let window = fixed::window_for_bits(nbytes * 8);
-        let mut scratch = Zeroizing::new(modulus.scratch());
-
-        let rm1 = Zeroizing::new(arith::sub_u64(modulus.n(), 1));
-        let d_i = Zeroizing::new(arith::rem(d, &rm1));
-        let mut exp = Zeroizing::new(vec![0u8; nbytes]);
-        let _ = nat::to_be_bytes(&d_i, &mut exp);
-
-        // K = to_mont(W^(s−1)); W^(s−1) < r because r has s limbs, is odd and s ≥ 2.
-        let mut w_pow = vec![0u64; s];
-        w_pow[s - 1] = 1;
-        let mut chunk_k = Zeroizing::new(vec![0u64; s]);
-        modulus.to_mont(&mut chunk_k, &w_pow, kernel, &mut scratch);
-
-        let mut coeff = Zeroizing::new(vec![0u64; s]);
-        let mut coeff_mont = Zeroizing::new(vec![0u64; s]);
-        if has_coeff {
-            let b = Zeroizing::new(arith::rem(before, modulus.n()));
-            let rm2 = Zeroizing::new(arith::sub_u64(modulus.n(), 2));
-            let mut rm2_bytes = Zeroizing::new(vec![0u8; nbytes]);
-            let _ = nat::to_be_bytes(&rm2, &mut rm2_bytes);
-            fixed::pow(&mut coeff, &b, &rm2_bytes, &modulus, kernel, window);
-            modulus.to_mont(&mut coeff_mont, &coeff, kernel, &mut scratch);
-        }
-        Ok(PrimeCrt {
-            exp,
-            window,
-            d_i: BoxedUint::from_limbs(&d_i),
-            coeff: BoxedUint::from_limbs(&coeff),
-            coeff_mont,
-            prefix: Zeroizing::new(nat::trim_vartime(before).to_vec()),
-            has_coeff,
-            chunk_k,
-            modulus,
-        })
-    }
-
-    /// This prime's exponentiation `x ↦ x^dᵢ mod rᵢ` for the backend.
-    pub(crate) fn secret_exp(&self) -> SecretExp<'_> {
-        SecretExp {
-            modulus: &self.modulus,
-            exp: &self.exp,
-            window: self.window,
-        }
-    }
-
-    /// Test hook: every secret buffer of this prime's data (see
-    /// `RsaPrivateKey::for_each_secret_region`).
-    #[cfg(feature = "test-hooks")]
-    pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {
-        self.modulus.for_each_region(f);
-        f(self.exp.as_ptr(), self.exp.len());
-        for v in [
-            self.d_i.as_limbs(),
-            self.coeff.as_limbs(),
-            &self.coeff_mont[..],
-            &self.prefix[..],
-            &self.chunk_k[..],
-        ] {
-            f(v.as_ptr() as *const u8, v.len() * 8);
-        }
-    }
-
-    /// Whether `coeff · prefix ≡ 1 (mod rᵢ)` (true for `q`, which has no coefficient).
-    pub(crate) fn coefficient_ok(&self, kernel: &Kernel<u64>) -> bool {
-        if !self.has_coeff {
-            return true;
-        }
-        let b = Zeroizing::new(arith::rem(&self.prefix, self.modulus.n()));
-        let prod = Zeroizing::new(self.modulus.mul_mod(self.coeff.as_limbs(), &b, kernel));
-        arith::is_one(&prod)
-    }
-
-    /// `out = x mod rᵢ` (`out`: `s` limbs; `x`: any length) by the chunked REDC reduction of
-    /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉` REDCs and masked subtractions.
-    fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, scratch: &mut [u64]) {
-        let s = self.modulus.limbs();
-        let n = self.modulus.n();
-        let chunk = s - 1;
-        let mut tmp = Zeroizing::new(vec![0u64; s]);
-        out.fill(0);
-        for j in (0..x.len().div_ceil(chunk)).rev() {
-            let lo = j * chunk;
-            let hi = (lo + chunk).min(x.len());
-            // out·W^(s−1) mod r, then add the chunk (< W^(s−1) ≤ r): the sum is < 2r.
-            (k.mul)(&mut tmp, out, &self.chunk_k, n, self.modulus.n0(), scratch);
-            out.copy_from_slice(&tmp);
-            let carry = nat::add_assign(out, &x[lo..hi]);
-            nat::reduce_once(out, carry, n, &mut tmp);
-        }
-    }
-}
+use crate::rsa::{Error, Result};
 
 impl RsaPrivateKey {
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `input^d mod n` by CRT, constant time, with

@@ -10,6 +10,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::ct::{self, Choice};
+
+pub(crate) mod arith;
 use crate::word::Word;
 
 /// Number of `W` limbs needed for `bits` bits.

@@ -26,9 +26,9 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
-use super::arith;
-use super::key::{PrivateMode, RsaPrivateKey};
-use super::{Error, Result};
+use super::{PrivateMode, RsaPrivateKey};
+use crate::nat::arith;
+use crate::rsa::{Error, Result};
 
 /// Uses of one blinding pair before a fresh `t` is drawn (OpenSSL's `BN_BLINDING_COUNTER`).
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
@@ -198,6 +198,6 @@ impl RsaPrivateKey {
     fn random_below_n(&self, rng: &mut dyn CryptoRngCore, out: &mut [u64]) -> Result<()> {
         let m = self.public_key().modulus();
         let zero = vec![0u64; m.limbs()];
-        arith::random_between(rng, out, &zero, m.n(), m.bits(), 64)
+        Ok(arith::random_between(rng, out, &zero, m.n(), m.bits(), 64)?)
     }
 }

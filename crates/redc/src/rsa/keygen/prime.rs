@@ -14,11 +14,11 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::arith;
-use super::{Error, Result};
 use crate::exp::fixed;
 use crate::mont::{Kernel, Modulus};
 use crate::nat;
+use crate::nat::arith;
+use crate::rsa::{Error, Result};
 
 /// Odd primes below this bound are used for trial division.
 const SIEVE_BOUND: u32 = 4096;
@@ -254,7 +254,7 @@ pub(crate) fn random_prime(
 mod tests {
     use super::*;
 
-    use crate::rsa::test_rng::splitmix;
+    use crate::test_rng::splitmix;
 
     #[test]
     fn small_and_known() {

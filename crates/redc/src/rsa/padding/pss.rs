@@ -24,7 +24,7 @@ use super::mgf::mgf1_xor_with;
 use super::pkcs1v15::rsavp1;
 use super::sigbytes::define_signature;
 use super::traits::SignatureScheme;
-use super::{Error, InputFault, ParameterFault, Result, RsaPrivateKey, RsaPublicKey};
+use crate::rsa::{Error, InputFault, ParameterFault, Result, RsaPrivateKey, RsaPublicKey};
 
 define_signature!("PSS", pss);
 
