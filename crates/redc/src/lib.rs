@@ -115,6 +115,8 @@ pub mod mont;
 pub mod nat;
 pub mod reduce;
 pub mod rsa;
+#[cfg(feature = "std")]
+pub mod service;
 #[cfg(feature = "test-hooks")]
 pub mod valgrind;
 #[cfg(not(feature = "test-hooks"))]

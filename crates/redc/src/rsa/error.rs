@@ -70,6 +70,9 @@ pub enum Error {
     KeyGeneration,
     /// A key encoding could not be read or written: the format and what is wrong.
     Encoding(EncodingFault),
+    /// The signing service ([`crate::service::BatchSigner`]) stopped before it answered, or
+    /// was asked for a key it does not hold.
+    ServiceStopped,
 }
 
 /// What is wrong with a public exponent ([`Error::PublicExponent`]).
@@ -374,6 +377,9 @@ impl fmt::Display for Error {
             Error::FaultDetected => f.write_str("fault detected in the private-key operation"),
             Error::UnsupportedParameter(fault) => write!(f, "{fault}"),
             Error::Rng => f.write_str("random number generator failed"),
+            Error::ServiceStopped => {
+                f.write_str("the signing service stopped before answering the request")
+            }
             Error::KeyGeneration => f.write_str("key generation failed"),
             Error::Encoding(fault) => write!(f, "{fault}"),
         }

@@ -257,6 +257,18 @@ impl Pss {
         Ok(())
     }
 
+    /// §8.1.1 step 1 with the length check: EM for `hashed` with a fresh salt from `rng`
+    /// (the signing service's encoder).
+    pub(crate) fn encode_checked(
+        &self,
+        rng: &mut dyn CryptoRngCore,
+        key: &RsaPrivateKey,
+        hashed: &[u8],
+    ) -> Result<Vec<u8>> {
+        self.check_hash_len(hashed)?;
+        self.encode_salted(rng, key, hashed)
+    }
+
     /// §8.1.1 step 1 for signing `hashed` (of the hash's length) with `key`: a fresh random
     /// salt of sLen bytes from `rng` (§9.1.1 step 4), then EM = EMSA-PSS-ENCODE(M, modBits − 1).
     fn encode_salted(
