@@ -7,10 +7,12 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use redc::rsa::OsRng;
 use redc::rsa::{HashAlg, Pkcs1v15Sign, RsaPrivateKey};
+use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig};
 
 use crate::CliError;
 
@@ -44,6 +46,22 @@ pub struct Row {
     /// redc verify/s ÷ OpenSSL verify/s.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify_ratio: Option<f64>,
+    /// Service rows (`--threads`/`--clients`): the signing service's worker threads; OpenSSL
+    /// then ran `speed -multi` with as many processes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// Service rows: concurrent callers signing through the service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clients: Option<usize>,
+    /// Service rows: median latency of one caller's signature, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p50_s: Option<f64>,
+    /// Service rows: 99th-percentile latency, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p99_s: Option<f64>,
+    /// Service rows: the longest latency, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_s: Option<f64>,
 }
 
 /// Runs `op` repeatedly for about `budget` and returns operations per second.
@@ -132,6 +150,62 @@ impl Subject {
         failed.map_or(Ok(r * n as f64), Err)
     }
 
+    /// `clients` threads signing through a [`BatchSigner`] with `threads` workers for about
+    /// `budget` (full signatures as [`Subject::sign_rate`] makes them, each caller its own
+    /// message): signatures per second over all callers, and every signature's latency.
+    pub fn service_rate(
+        &self,
+        service: &Arc<BatchSigner>,
+        id: KeyId,
+        budget: Duration,
+        clients: usize,
+    ) -> Result<(f64, Vec<Duration>), CliError> {
+        let start = Arc::new(Barrier::new(clients + 1));
+        let handles: Vec<_> = (0..clients)
+            .map(|c| {
+                let (service, start) = (Arc::clone(service), Arc::clone(&start));
+                let mut msg = self.msg.clone();
+                msg.extend_from_slice(&(c as u64).to_be_bytes());
+                std::thread::spawn(move || {
+                    start.wait();
+                    let began = Instant::now();
+                    let mut lat = Vec::new();
+                    while began.elapsed() < budget {
+                        let t = Instant::now();
+                        let digest = HashAlg::Sha256.digest(&msg);
+                        service
+                            .sign(id, Scheme::Pkcs1v15(HashAlg::Sha256), &digest)
+                            .map_err(|e| format!("signing through the service failed: {e}"))?;
+                        lat.push(t.elapsed());
+                    }
+                    Ok::<_, String>((lat, began.elapsed()))
+                })
+            })
+            .collect();
+        start.wait();
+        let mut all = Vec::new();
+        let mut longest = Duration::ZERO;
+        for h in handles {
+            let (lat, el) = h
+                .join()
+                .map_err(|_| CliError::failure("a service client thread panicked"))?
+                .map_err(CliError::failure)?;
+            longest = longest.max(el);
+            all.extend(lat);
+        }
+        Ok((all.len() as f64 / longest.as_secs_f64(), all))
+    }
+
+    /// A signing service holding this key: `threads` workers, default batching.
+    pub fn service(&self, threads: usize) -> (Arc<BatchSigner>, KeyId) {
+        let service = BatchSigner::new(ServiceConfig {
+            workers: threads,
+            ..ServiceConfig::default()
+        });
+        let id = service.add_key(self.key.clone());
+        (Arc::new(service), id)
+    }
+
     /// Full verifications per second over about `budget`.
     pub fn verify_rate(&self, budget: Duration) -> Result<f64, CliError> {
         let public = self.key.public_key();
@@ -177,8 +251,22 @@ pub fn openssl_speed(
     primes: usize,
     seconds: u64,
 ) -> Result<(f64, f64), CliError> {
+    openssl_speed_multi(openssl, bits, primes, seconds, 1)
+}
+
+/// [`openssl_speed`] with `multi` processes (`openssl speed -multi`): the totals of all.
+pub fn openssl_speed_multi(
+    openssl: &Path,
+    bits: usize,
+    primes: usize,
+    seconds: u64,
+    multi: usize,
+) -> Result<(f64, f64), CliError> {
     let mut cmd = Command::new(openssl);
     cmd.args(["speed", "-mr", "-seconds", &seconds.max(1).to_string()]);
+    if multi > 1 {
+        cmd.args(["-multi", &multi.to_string()]);
+    }
     if primes != 2 {
         cmd.args(["-primes", &primes.to_string()]);
     }
@@ -239,7 +327,7 @@ pub fn print_table(rows: &[Row]) {
             "", "sign", "verify", "sign/s", "verify/s"
         );
     }
-    for r in rows {
+    for r in rows.iter().filter(|r| r.threads.is_none()) {
         let label = if r.batch {
             format!(
                 "rsa {} bits {}p {} x{}",
@@ -266,6 +354,50 @@ pub fn print_table(rows: &[Row]) {
         }
         println!();
     }
+    let service: Vec<&Row> = rows.iter().filter(|r| r.threads.is_some()).collect();
+    if service.is_empty() {
+        return;
+    }
+    println!();
+    print!(
+        "{:<34} {:>10} {:>10} {:>10} {:>10}",
+        "signing service", "sign/s", "p50", "p99", "max"
+    );
+    if with_ossl {
+        print!(" {:>20} {:>7}", "openssl -multi sign/s", "sign×");
+    }
+    println!();
+    for r in service {
+        let label = format!(
+            "rsa {} bits {}p {} N={} C={}",
+            r.bits,
+            r.primes,
+            r.backend,
+            r.threads.unwrap_or(0),
+            r.clients.unwrap_or(0)
+        );
+        print!(
+            "{label:<34} {:>10.1} {:>9.6}s {:>9.6}s {:>9.6}s",
+            r.sign_per_s,
+            r.p50_s.unwrap_or(0.0),
+            r.p99_s.unwrap_or(0.0),
+            r.max_s.unwrap_or(0.0)
+        );
+        if let (Some(s), Some(sr)) = (r.openssl_sign_per_s, r.sign_ratio) {
+            print!(" {s:>20.1} {sr:>7.2}");
+        }
+        println!();
+    }
+}
+
+/// The `q`-quantile (0..=1) of `xs` by the nearest rank (sorts `xs`).
+pub fn quantile(xs: &mut [Duration], q: f64) -> Duration {
+    if xs.is_empty() {
+        return Duration::ZERO;
+    }
+    xs.sort_unstable();
+    let rank = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
+    xs[rank - 1]
 }
 
 #[cfg(test)]
@@ -280,5 +412,17 @@ mod tests {
         assert_eq!((s, v), (1154.0, 38826.0));
         assert!(parse_openssl_mr(text, 4096).is_none());
         assert!(parse_openssl_mr("+F2:2:2048:0:0", 2048).is_none());
+        // `speed -multi`: the children's lines are prefixed; the total is not.
+        let multi = "Got: +F2:2:2048:4016.000000:60212.000000 from 1\n+F2:2:2048:7986.000000:121338.000000:114961.000000:8053.000000\n";
+        assert_eq!(parse_openssl_mr(multi, 2048), Some((7986.0, 121338.0)));
+    }
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let mut xs: Vec<Duration> = (1..=100).rev().map(Duration::from_millis).collect();
+        assert_eq!(quantile(&mut xs, 0.5), Duration::from_millis(50));
+        assert_eq!(quantile(&mut xs, 0.99), Duration::from_millis(99));
+        assert_eq!(quantile(&mut xs, 1.0), Duration::from_millis(100));
+        assert_eq!(quantile(&mut [], 0.5), Duration::ZERO);
     }
 }

@@ -56,6 +56,16 @@ pub struct Args {
     /// figures for the ratio).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     batch: Option<u16>,
+    /// Also sign through the signing service (`redc::service::BatchSigner`) with N worker
+    /// threads (default: one per core when --clients is given), adding a row per size with
+    /// sign/s over all callers and p50/p99/max latency (JSON: "threads", "clients",
+    /// "sign_per_s", "p50_s", "p99_s", "max_s"); with --vs-openssl, beside `openssl speed
+    /// -multi N`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Concurrent callers signing through the service (default 64 when --threads is given).
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    clients: Option<u16>,
     /// Instead of RSA, the ns per Montgomery multiplication of every algorithm and word size.
     #[arg(long)]
     mont: bool,
@@ -133,6 +143,8 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
         let subject = Subject::new(bits, args.primes)?;
         let (mut sign, mut verify, mut osign, mut overify) = (vec![], vec![], vec![], vec![]);
         let mut bsign = vec![];
+        let service = service_shape(args).map(|(t, c)| (subject.service(t), t, c));
+        let (mut ssign, mut slat, mut osign_multi) = (vec![], vec![], vec![]);
         for r in 0..ROUNDS {
             eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} redc", r + 1);
             sign.push(subject.sign_rate(round)?);
@@ -144,11 +156,34 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
                 );
                 bsign.push(subject.sign_batch_rate(round, n as usize)?);
             }
+            if let Some(((svc, id), threads, clients)) = &service {
+                eprintln!(
+                    "redc speed: {bits} bits: round {}/{ROUNDS} redc service, {threads} threads, {clients} clients",
+                    r + 1
+                );
+                let (rate, lat) = subject.service_rate(svc, *id, round, *clients)?;
+                ssign.push(rate);
+                slat.extend(lat);
+            }
             if let Some(path) = &openssl {
                 eprintln!("redc speed: {bits} bits: round {}/{ROUNDS} openssl", r + 1);
                 let (s, v) = rsa_speed::openssl_speed(path, bits, args.primes, ossl_seconds)?;
                 osign.push(s);
                 overify.push(v);
+                if let Some((_, threads, _)) = &service {
+                    eprintln!(
+                        "redc speed: {bits} bits: round {}/{ROUNDS} openssl -multi {threads}",
+                        r + 1
+                    );
+                    let (s, _) = rsa_speed::openssl_speed_multi(
+                        path,
+                        bits,
+                        args.primes,
+                        ossl_seconds,
+                        *threads,
+                    )?;
+                    osign_multi.push(s);
+                }
             }
         }
         let mut row = Row {
@@ -163,6 +198,11 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             openssl_verify_per_s: None,
             sign_ratio: None,
             verify_ratio: None,
+            threads: None,
+            clients: None,
+            p50_s: None,
+            p99_s: None,
+            max_s: None,
         };
         if openssl.is_some() {
             let (s, v) = (median(&mut osign), median(&mut overify));
@@ -171,19 +211,47 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
             row.sign_ratio = Some(row.sign_per_s / s);
             row.verify_ratio = Some(row.verify_per_s / v);
         }
+        let mut extra = Vec::new();
         if let Some(n) = args.batch {
             let mut b = row.clone();
             b.batch = true;
             b.batch_size = n as usize;
             b.sign_per_s = median(&mut bsign);
             b.sign_ratio = b.openssl_sign_per_s.map(|s| b.sign_per_s / s);
-            rows.push(row);
-            rows.push(b);
-        } else {
-            rows.push(row);
+            extra.push(b);
         }
+        if let Some((svc, threads, clients)) = service {
+            drop(svc);
+            let mut s = row.clone();
+            s.threads = Some(threads);
+            s.clients = Some(clients);
+            s.sign_per_s = median(&mut ssign);
+            s.p50_s = Some(rsa_speed::quantile(&mut slat, 0.50).as_secs_f64());
+            s.p99_s = Some(rsa_speed::quantile(&mut slat, 0.99).as_secs_f64());
+            s.max_s = Some(rsa_speed::quantile(&mut slat, 1.0).as_secs_f64());
+            if openssl.is_some() {
+                let o = median(&mut osign_multi);
+                s.openssl_sign_per_s = Some(o);
+                s.sign_ratio = Some(s.sign_per_s / o);
+            }
+            extra.push(s);
+        }
+        rows.push(row);
+        rows.extend(extra);
     }
     Ok(rows)
+}
+
+/// `(threads, clients)` of the service rows, if `--threads` or `--clients` asks for them.
+fn service_shape(args: &Args) -> Option<(usize, usize)> {
+    if args.threads.is_none() && args.clients.is_none() {
+        return None;
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    Some((threads, args.clients.map_or(64, usize::from)))
 }
 
 /// Nanoseconds per Montgomery multiplication: one row per algorithm, one column per

@@ -97,6 +97,77 @@ fn batch_adds_a_row_per_size_counting_every_signature() {
 }
 
 #[test]
+fn threads_and_clients_add_a_service_row_with_latencies() {
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024",
+        "--seconds",
+        "0.2",
+        "--threads",
+        "2",
+        "--clients",
+        "16",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
+    let rows = v["results"].as_array().expect("results array");
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0].get("threads").is_none());
+    let s = &rows[1];
+    assert_eq!(s["threads"], 2);
+    assert_eq!(s["clients"], 16);
+    for key in [
+        "bits",
+        "primes",
+        "backend",
+        "batch",
+        "batch_size",
+        "verify_per_s",
+    ] {
+        assert!(s.get(key).is_some(), "service row lacks {key}: {s}");
+    }
+    let (rate, p50, p99, max) = (
+        s["sign_per_s"].as_f64().unwrap(),
+        s["p50_s"].as_f64().unwrap(),
+        s["p99_s"].as_f64().unwrap(),
+        s["max_s"].as_f64().unwrap(),
+    );
+    assert!(rate > 0.0 && p50 > 0.0, "{s}");
+    assert!(p50 <= p99 && p99 <= max, "{s}");
+    // The table shows the service rows in a section of their own.
+    let out = redc(&[
+        "speed",
+        "--bits",
+        "1024",
+        "--seconds",
+        "0.1",
+        "--clients",
+        "3",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().any(|l| l.starts_with("signing service")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("rsa 1024 bits 2p") && l.contains(" C=3")),
+        "{text}"
+    );
+    for bad in [["--threads", "0"], ["--clients", "0"], ["--clients", "x"]] {
+        let out = redc(&["speed", "--bits", "1024", bad[0], bad[1]]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
 fn multi_prime_and_forced_portable_backend() {
     let out = Command::new(env!("CARGO_BIN_EXE_redc"))
         .args([
