@@ -504,3 +504,35 @@ fn openssl_accepts_our_keys() {
         assert_eq!(theirs, ours);
     }
 }
+
+/// RFC 7468 §5.2: explanatory text before the encapsulation boundary is allowed (OpenSSL
+/// writes such files with `asn1parse` dumps above the key, and pyca's vectors have them).
+#[test]
+fn pem_with_explanatory_text_before_the_boundary() {
+    use redc::rsa::pkcs8::LineEnding;
+    use redc::rsa::{EncodePrivateKey, EncodePublicKey};
+    let key = redc::rsa::RsaPrivateKey::new(&mut rand::thread_rng(), 1024).unwrap();
+    let pem = key.to_pkcs8_pem(LineEnding::LF).unwrap();
+    let text = format!("    0 631: SEQUENCE {{\n    4   1:   INTEGER 0\n{}", &*pem);
+    let back = redc::rsa::RsaPrivateKey::from_pem(&text).unwrap();
+    assert_eq!(back.to_public_key(), key.to_public_key());
+    let spki = key
+        .to_public_key()
+        .to_public_key_pem(LineEnding::LF)
+        .unwrap();
+    let text = format!("Subject: test\n{spki}");
+    assert_eq!(
+        redc::rsa::RsaPublicKey::from_pem(&text).unwrap(),
+        key.to_public_key()
+    );
+}
+
+/// OpenSSL's legacy encrypted PEM is reported as encrypted, not as malformed.
+#[test]
+fn legacy_encrypted_pem_is_reported_as_encrypted() {
+    let pem = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: DES-EDE3-CBC,B4B3C8C536E57CBE\n\nAAAA\n-----END RSA PRIVATE KEY-----\n";
+    assert_eq!(
+        redc::rsa::RsaPrivateKey::from_pem(pem).unwrap_err(),
+        redc::rsa::Error::Encoding(redc::rsa::EncodingFault::Encrypted)
+    );
+}

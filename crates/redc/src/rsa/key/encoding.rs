@@ -39,6 +39,13 @@ fn uint(x: UintRef<'_>) -> BoxedUint {
     BoxedUint::from_be_bytes(x.as_bytes())
 }
 
+/// `pem` from its first `-----BEGIN ` on: RFC 7468 §5.2 lets explanatory text precede the
+/// encapsulation boundary (OpenSSL and pyca read such files, e.g. with an `asn1parse` dump
+/// above the key).
+fn from_boundary(pem: &str) -> &str {
+    pem.find("-----BEGIN ").map_or(pem, |i| &pem[i..])
+}
+
 impl From<pkcs1::Error> for Error {
     fn from(e: pkcs1::Error) -> Self {
         Error::Encoding(EncodingFault::Pkcs1(e))
@@ -209,6 +216,11 @@ impl RsaPrivateKey {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_pem(pem: &str) -> super::Result<Self> {
+        let pem = from_boundary(pem);
+        // OpenSSL's legacy encrypted PEM (RFC 1421 headers in an "RSA PRIVATE KEY" block).
+        if pem.contains("Proc-Type: 4,ENCRYPTED") {
+            return Err(Error::Encoding(EncodingFault::Encrypted));
+        }
         let format = KeyFormat::detect_pem(pem)?;
         if !format.is_private() {
             return Err(Error::Encoding(EncodingFault::WrongKind { format }));
@@ -348,6 +360,7 @@ impl RsaPublicKey {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_pem(pem: &str) -> super::Result<Self> {
+        let pem = from_boundary(pem);
         let format = KeyFormat::detect_pem(pem)?;
         if format.is_private() {
             return Err(Error::Encoding(EncodingFault::WrongKind { format }));
