@@ -1,0 +1,93 @@
+"""Hash algorithms for redc's signatures and OAEP, named as pyca's ``hashes`` module names them.
+
+Instances of pyca's own classes (``cryptography.hazmat.primitives.hashes.SHA256()``) are
+accepted wherever these are.
+"""
+
+__all__ = ["HashAlgorithm", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "Prehashed"]
+
+
+class HashAlgorithm:
+    """A hash: ``name`` (as pyca spells it) and ``digest_size`` in bytes."""
+
+    name = ""
+    digest_size = 0
+
+    def __eq__(self, other):
+        return type(self) is type(other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"<redc.hashes.{type(self).__name__}>"
+
+
+class SHA1(HashAlgorithm):
+    """SHA-1 (for interoperability only: not for new signatures)."""
+
+    name = "sha1"
+    digest_size = 20
+
+
+class SHA224(HashAlgorithm):
+    """SHA-224."""
+
+    name = "sha224"
+    digest_size = 28
+
+
+class SHA256(HashAlgorithm):
+    """SHA-256."""
+
+    name = "sha256"
+    digest_size = 32
+
+
+class SHA384(HashAlgorithm):
+    """SHA-384."""
+
+    name = "sha384"
+    digest_size = 48
+
+
+class SHA512(HashAlgorithm):
+    """SHA-512."""
+
+    name = "sha512"
+    digest_size = 64
+
+
+class Prehashed:
+    """Marks data as already hashed with ``algorithm`` (pyca's ``utils.Prehashed``)."""
+
+    def __init__(self, algorithm):
+        _hash_name(algorithm)
+        self._algorithm = algorithm
+        self._digest_size = algorithm.digest_size
+
+    @property
+    def digest_size(self):
+        return self._digest_size
+
+
+_NAMES = {"sha1", "sha224", "sha256", "sha384", "sha512"}
+
+
+def _hash_name(algorithm):
+    """The hash name of a redc or pyca hash instance; TypeError or ValueError otherwise."""
+    if isinstance(algorithm, type):
+        raise TypeError("expected a hash algorithm instance (e.g. SHA256()), got a class")
+    name = getattr(algorithm, "name", None)
+    if not isinstance(name, str) or not hasattr(algorithm, "digest_size"):
+        raise TypeError(f"expected a hash algorithm instance, got {type(algorithm).__name__}")
+    if name not in _NAMES:
+        raise ValueError(f"unsupported hash algorithm {name!r} (redc has SHA-1 and SHA-2)")
+    return name
+
+
+def _resolve(algorithm):
+    """``(hash name, prehashed)`` for a hash instance or a ``Prehashed`` (redc's or pyca's)."""
+    if type(algorithm).__name__ == "Prehashed" and hasattr(algorithm, "_algorithm"):
+        return _hash_name(algorithm._algorithm), True
+    return _hash_name(algorithm), False

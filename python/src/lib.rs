@@ -1,0 +1,560 @@
+//! `redc._redc`: the Rust core of the `redc` Python package. The Python layer (`redc/`) gives
+//! it pyca's shapes (padding and hash objects, serialization enums, exceptions); this module
+//! takes plain values: hash names, padding kinds, salt lengths and bytes. Every private
+//! operation releases the GIL and is blinded with the operating system's generator.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use redc::rsa::pkcs8::LineEnding;
+use redc::rsa::{
+    BoxedUint, EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, Error,
+    HashAlg, Oaep, OsRng, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey,
+};
+
+create_exception!(
+    _redc,
+    InvalidSignature,
+    PyException,
+    "A signature did not verify."
+);
+
+/// A redc error as the Python exception pyca raises for it: `InvalidSignature` for a failed
+/// verification, `ValueError` (with redc's message, which names the fault) otherwise.
+fn err(e: Error) -> PyErr {
+    match e {
+        Error::Verification => InvalidSignature::new_err("the signature did not verify"),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn hash(name: &str) -> PyResult<HashAlg> {
+    HashAlg::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("unsupported hash algorithm {name:?}")))
+}
+
+fn uint(bytes: &[u8]) -> BoxedUint {
+    BoxedUint::from_be_bytes(bytes)
+}
+
+/// A padding for signatures: `kind` is "pkcs1v15" or "pss"; `salt` the PSS salt length to
+/// sign with (None: the hash's length), or to verify with (None: any, read from the
+/// signature).
+#[derive(Clone, Copy)]
+enum SigPad {
+    Pkcs1v15(HashAlg),
+    Pss(HashAlg, HashAlg, Option<usize>),
+}
+
+fn sig_pad(
+    kind: &str,
+    hash_name: &str,
+    mgf: Option<&str>,
+    salt: Option<usize>,
+) -> PyResult<SigPad> {
+    let h = hash(hash_name)?;
+    match kind {
+        "pkcs1v15" => Ok(SigPad::Pkcs1v15(h)),
+        "pss" => Ok(SigPad::Pss(
+            h,
+            mgf.map(hash).transpose()?.unwrap_or(h),
+            salt,
+        )),
+        other => Err(PyValueError::new_err(format!(
+            "unsupported signature padding {other:?}"
+        ))),
+    }
+}
+
+fn pss(h: HashAlg, mgf: HashAlg, salt: Option<usize>) -> Pss {
+    let p = match salt {
+        Some(s) => Pss::from_hash_with_salt(h, s),
+        None => Pss::from_hash(h),
+    };
+    p.with_mgf_hash(mgf)
+}
+
+/// A padding for encryption: "pkcs1v15", or "oaep" with its hash, MGF1 hash and label.
+enum EncPad {
+    Pkcs1v15,
+    Oaep(Oaep),
+}
+
+fn enc_pad(
+    kind: &str,
+    hash_name: Option<&str>,
+    mgf: Option<&str>,
+    label: Option<Vec<u8>>,
+) -> PyResult<EncPad> {
+    match kind {
+        "pkcs1v15" => Ok(EncPad::Pkcs1v15),
+        "oaep" => {
+            let h = hash(hash_name.unwrap_or("sha1"))?;
+            let m = mgf.map(hash).transpose()?.unwrap_or(h);
+            let label = label.filter(|l| !l.is_empty());
+            Ok(EncPad::Oaep(Oaep::from_hash(h, label).with_mgf_hash(m)))
+        }
+        other => Err(PyValueError::new_err(format!(
+            "unsupported encryption padding {other:?}"
+        ))),
+    }
+}
+
+/// A private key (the Python layer wraps it as `redc.RSAPrivateKey`).
+#[pyclass(module = "redc._redc", frozen)]
+struct PrivateKey {
+    key: RsaPrivateKey,
+}
+
+/// A public key (wrapped as `redc.RSAPublicKey`).
+#[pyclass(module = "redc._redc", frozen)]
+struct PublicKey {
+    key: RsaPublicKey,
+}
+
+fn private_sign(
+    key: &RsaPrivateKey,
+    pad: SigPad,
+    data: &[u8],
+    prehashed: bool,
+) -> Result<Vec<u8>, Error> {
+    let (h, digest);
+    match pad {
+        SigPad::Pkcs1v15(x) | SigPad::Pss(x, _, _) => h = x,
+    }
+    let owned;
+    if prehashed {
+        digest = data;
+    } else {
+        owned = h.digest(data);
+        digest = &owned[..];
+    }
+    match pad {
+        SigPad::Pkcs1v15(h) => key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::from_hash(h), digest),
+        SigPad::Pss(h, m, s) => key.sign_with_rng(&mut OsRng, pss(h, m, s), digest),
+    }
+}
+
+#[pymethods]
+impl PrivateKey {
+    /// The modulus size in bits.
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key.n().bits()
+    }
+
+    /// The number of primes.
+    #[getter]
+    fn primes(&self) -> usize {
+        self.key.primes().len()
+    }
+
+    /// Signs `data` (hashed here unless `prehashed`), blinded; the GIL is released.
+    #[pyo3(signature = (data, kind, hash_name, mgf=None, salt=None, prehashed=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: Vec<u8>,
+        kind: &str,
+        hash_name: &str,
+        mgf: Option<&str>,
+        salt: Option<usize>,
+        prehashed: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pad = sig_pad(kind, hash_name, mgf, salt)?;
+        let sig = py
+            .allow_threads(|| private_sign(&self.key, pad, &data, prehashed))
+            .map_err(err)?;
+        Ok(PyBytes::new(py, &sig))
+    }
+
+    /// Signs every item of `items` in one batch (their exponentiations side by side where the
+    /// CPU allows); the GIL is released.
+    #[pyo3(signature = (items, kind, hash_name, mgf=None, salt=None, prehashed=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn sign_many<'py>(
+        &self,
+        py: Python<'py>,
+        items: Vec<Vec<u8>>,
+        kind: &str,
+        hash_name: &str,
+        mgf: Option<&str>,
+        salt: Option<usize>,
+        prehashed: bool,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let pad = sig_pad(kind, hash_name, mgf, salt)?;
+        let sigs = py
+            .allow_threads(|| -> Result<Vec<Vec<u8>>, Error> {
+                let h = match pad {
+                    SigPad::Pkcs1v15(h) | SigPad::Pss(h, _, _) => h,
+                };
+                let digests: Vec<Vec<u8>> = items
+                    .iter()
+                    .map(|d| if prehashed { d.clone() } else { h.digest(d) })
+                    .collect();
+                let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+                match pad {
+                    SigPad::Pkcs1v15(h) => {
+                        Pkcs1v15Sign::from_hash(h).sign_batch(Some(&mut OsRng), &self.key, &refs)
+                    }
+                    SigPad::Pss(h, m, s) => {
+                        pss(h, m, s).sign_batch(Some(&mut OsRng), &self.key, &refs)
+                    }
+                }
+            })
+            .map_err(err)?;
+        Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
+    }
+
+    /// Decrypts `ciphertext` (blinded, constant-time padding check); the GIL is released.
+    #[pyo3(signature = (ciphertext, kind, hash_name=None, mgf=None, label=None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        ciphertext: Vec<u8>,
+        kind: &str,
+        hash_name: Option<&str>,
+        mgf: Option<&str>,
+        label: Option<Vec<u8>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pad = enc_pad(kind, hash_name, mgf, label)?;
+        let m = py
+            .allow_threads(|| match pad {
+                EncPad::Pkcs1v15 => {
+                    self.key
+                        .decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, &ciphertext)
+                }
+                EncPad::Oaep(o) => self.key.decrypt_blinded(&mut OsRng, o, &ciphertext),
+            })
+            .map_err(err)?;
+        Ok(PyBytes::new(py, &m))
+    }
+
+    /// Decrypts every ciphertext in one batch (OAEP or PKCS#1 v1.5); one failure fails the
+    /// call with the one decryption error.
+    #[pyo3(signature = (ciphertexts, kind, hash_name=None, mgf=None, label=None))]
+    fn decrypt_many<'py>(
+        &self,
+        py: Python<'py>,
+        ciphertexts: Vec<Vec<u8>>,
+        kind: &str,
+        hash_name: Option<&str>,
+        mgf: Option<&str>,
+        label: Option<Vec<u8>>,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let pad = enc_pad(kind, hash_name, mgf, label)?;
+        let out = py
+            .allow_threads(|| -> Result<Vec<Vec<u8>>, Error> {
+                match pad {
+                    EncPad::Oaep(o) => {
+                        let refs: Vec<&[u8]> = ciphertexts.iter().map(|c| &c[..]).collect();
+                        o.decrypt_batch(Some(&mut OsRng), &self.key, &refs)?
+                            .into_iter()
+                            .collect()
+                    }
+                    EncPad::Pkcs1v15 => ciphertexts
+                        .iter()
+                        .map(|c| self.key.decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, c))
+                        .collect(),
+                }
+            })
+            .map_err(err)?;
+        Ok(out.iter().map(|m| PyBytes::new(py, m)).collect())
+    }
+
+    /// The public half.
+    fn public_key(&self) -> PublicKey {
+        PublicKey {
+            key: self.key.to_public_key(),
+        }
+    }
+
+    /// DER of the key: `format` "pkcs8" or "pkcs1" (TraditionalOpenSSL).
+    fn to_der<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let der = match format {
+            "pkcs8" => self
+                .key
+                .to_pkcs8_der()
+                .map(|d| d.as_bytes().to_vec())
+                .map_err(|e| e.to_string()),
+            "pkcs1" => self
+                .key
+                .to_pkcs1_der()
+                .map(|d| d.as_bytes().to_vec())
+                .map_err(|e| e.to_string()),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unsupported private format {other:?}"
+                )))
+            }
+        }
+        .map_err(PyValueError::new_err)?;
+        Ok(PyBytes::new(py, &der))
+    }
+
+    /// PEM of the key (LF line endings), as for [`PrivateKey::to_der`].
+    fn to_pem(&self, format: &str) -> PyResult<String> {
+        let pem = match format {
+            "pkcs8" => self
+                .key
+                .to_pkcs8_pem(LineEnding::LF)
+                .map(|p| p.to_string())
+                .map_err(|e| e.to_string()),
+            "pkcs1" => self
+                .key
+                .to_pkcs1_pem(LineEnding::LF)
+                .map(|p| p.to_string())
+                .map_err(|e| e.to_string()),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unsupported private format {other:?}"
+                )))
+            }
+        }
+        .map_err(PyValueError::new_err)?;
+        Ok(pem)
+    }
+
+    /// `(n, e, d, primes, exponents, coefficients)` as big-endian bytes (the coefficients in
+    /// PKCS#1 order: qInv first, then each further prime's).
+    #[allow(clippy::type_complexity)]
+    fn numbers(
+        &self,
+    ) -> (
+        Vec<u8>,
+        Vec<u8>,
+        Vec<u8>,
+        Vec<Vec<u8>>,
+        Vec<Vec<u8>>,
+        Vec<Vec<u8>>,
+    ) {
+        let k = &self.key;
+        let b = |x: &BoxedUint| x.to_be_bytes().to_vec();
+        let primes = k.primes().len();
+        let coeffs = core::iter::once(b(k.qinv()))
+            .chain((2..primes).filter_map(|i| k.crt_coefficient(i).map(b)))
+            .collect();
+        (
+            b(k.n()),
+            b(k.e()),
+            b(k.d()),
+            k.primes().iter().map(b).collect(),
+            (0..primes)
+                .filter_map(|i| k.crt_exponent(i).map(b))
+                .collect(),
+            coeffs,
+        )
+    }
+}
+
+#[pymethods]
+impl PublicKey {
+    /// The modulus size in bits.
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key.n().bits()
+    }
+
+    /// Verifies `signature` over `data` (hashed here unless `prehashed`); raises
+    /// `InvalidSignature`.
+    #[pyo3(signature = (signature, data, kind, hash_name, mgf=None, salt=None, prehashed=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: Vec<u8>,
+        data: Vec<u8>,
+        kind: &str,
+        hash_name: &str,
+        mgf: Option<&str>,
+        salt: Option<usize>,
+        prehashed: bool,
+    ) -> PyResult<()> {
+        let pad = sig_pad(kind, hash_name, mgf, salt)?;
+        py.allow_threads(|| {
+            let h = match pad {
+                SigPad::Pkcs1v15(h) | SigPad::Pss(h, _, _) => h,
+            };
+            let digest = if prehashed {
+                data.clone()
+            } else {
+                h.digest(&data)
+            };
+            match pad {
+                SigPad::Pkcs1v15(h) => {
+                    self.key
+                        .verify(Pkcs1v15Sign::from_hash(h), &digest, &signature)
+                }
+                SigPad::Pss(h, m, s) => self.key.verify(pss(h, m, s), &digest, &signature),
+            }
+        })
+        .map_err(|e| match e {
+            // Every way a signature can be wrong is InvalidSignature, as in pyca.
+            Error::InputOutOfRange(_) | Error::Verification => {
+                InvalidSignature::new_err("the signature did not verify")
+            }
+            other => err(other),
+        })
+    }
+
+    /// Encrypts `plaintext` (OAEP or PKCS#1 v1.5).
+    #[pyo3(signature = (plaintext, kind, hash_name=None, mgf=None, label=None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        plaintext: Vec<u8>,
+        kind: &str,
+        hash_name: Option<&str>,
+        mgf: Option<&str>,
+        label: Option<Vec<u8>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pad = enc_pad(kind, hash_name, mgf, label)?;
+        let c = py
+            .allow_threads(|| match pad {
+                EncPad::Pkcs1v15 => self.key.encrypt(&mut OsRng, Pkcs1v15Encrypt, &plaintext),
+                EncPad::Oaep(o) => self.key.encrypt(&mut OsRng, o, &plaintext),
+            })
+            .map_err(err)?;
+        Ok(PyBytes::new(py, &c))
+    }
+
+    /// DER of the key: `format` "spki" or "pkcs1".
+    fn to_der<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let der = match format {
+            "spki" => self
+                .key
+                .to_public_key_der()
+                .map(|d| d.as_bytes().to_vec())
+                .map_err(|e| e.to_string()),
+            "pkcs1" => self
+                .key
+                .to_pkcs1_der()
+                .map(|d| d.as_bytes().to_vec())
+                .map_err(|e| e.to_string()),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unsupported public format {other:?}"
+                )))
+            }
+        }
+        .map_err(PyValueError::new_err)?;
+        Ok(PyBytes::new(py, &der))
+    }
+
+    /// PEM of the key, as for [`PublicKey::to_der`].
+    fn to_pem(&self, format: &str) -> PyResult<String> {
+        match format {
+            "spki" => self
+                .key
+                .to_public_key_pem(LineEnding::LF)
+                .map_err(|e| e.to_string()),
+            "pkcs1" => self
+                .key
+                .to_pkcs1_pem(LineEnding::LF)
+                .map_err(|e| e.to_string()),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unsupported public format {other:?}"
+                )))
+            }
+        }
+        .map_err(PyValueError::new_err)
+    }
+
+    /// `(n, e)` as big-endian bytes.
+    fn numbers(&self) -> (Vec<u8>, Vec<u8>) {
+        (
+            self.key.n().to_be_bytes().to_vec(),
+            self.key.e().to_be_bytes().to_vec(),
+        )
+    }
+}
+
+/// A new key: `public_exponent` big-endian, `key_size` bits, `primes` primes.
+#[pyfunction]
+fn generate(
+    py: Python<'_>,
+    public_exponent: Vec<u8>,
+    key_size: usize,
+    primes: usize,
+) -> PyResult<PrivateKey> {
+    let e = uint(&public_exponent);
+    let key = py
+        .allow_threads(|| RsaPrivateKey::new_multi_prime_with_exp(&mut OsRng, key_size, primes, &e))
+        .map_err(err)?;
+    Ok(PrivateKey { key })
+}
+
+/// A private key from PEM (`pem` true) or DER bytes, PKCS#1 or PKCS#8 (detected).
+#[pyfunction]
+fn load_private(data: &[u8], pem: bool) -> PyResult<PrivateKey> {
+    let key = if pem {
+        let text =
+            std::str::from_utf8(data).map_err(|_| PyValueError::new_err("PEM data is not text"))?;
+        RsaPrivateKey::from_pem(text)
+    } else {
+        RsaPrivateKey::from_der(data)
+    }
+    .map_err(err)?;
+    Ok(PrivateKey { key })
+}
+
+/// A public key from PEM or DER bytes, SPKI or PKCS#1 (detected); a private key gives its
+/// public half.
+#[pyfunction]
+fn load_public(data: &[u8], pem: bool) -> PyResult<PublicKey> {
+    let key = if pem {
+        let text =
+            std::str::from_utf8(data).map_err(|_| PyValueError::new_err("PEM data is not text"))?;
+        RsaPublicKey::from_pem(text)
+    } else {
+        RsaPublicKey::from_der(data)
+    }
+    .map_err(err)?;
+    Ok(PublicKey { key })
+}
+
+/// A private key from its numbers (big-endian): `n`, `e`, `d` and the primes; validated.
+#[pyfunction]
+fn from_numbers(n: Vec<u8>, e: Vec<u8>, d: Vec<u8>, primes: Vec<Vec<u8>>) -> PyResult<PrivateKey> {
+    let key = RsaPrivateKey::from_components(
+        uint(&n),
+        uint(&e),
+        uint(&d),
+        primes.iter().map(|p| uint(p)).collect(),
+    )
+    .map_err(err)?;
+    Ok(PrivateKey { key })
+}
+
+/// A public key from `n` and `e` (big-endian); validated.
+#[pyfunction]
+fn public_from_numbers(n: Vec<u8>, e: Vec<u8>) -> PyResult<PublicKey> {
+    let key = RsaPublicKey::new(uint(&n), uint(&e)).map_err(err)?;
+    Ok(PublicKey { key })
+}
+
+/// The backend the private operations run on ("portable", "mulx" or "ifma").
+#[pyfunction]
+fn backend() -> PyResult<String> {
+    redc::mont::backend::Backend::active()
+        .map(|b| b.name().to_string())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+#[pymodule]
+fn _redc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PrivateKey>()?;
+    m.add_class::<PublicKey>()?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(load_private, m)?)?;
+    m.add_function(wrap_pyfunction!(load_public, m)?)?;
+    m.add_function(wrap_pyfunction!(from_numbers, m)?)?;
+    m.add_function(wrap_pyfunction!(public_from_numbers, m)?)?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add("InvalidSignature", m.py().get_type::<InvalidSignature>())?;
+    Ok(())
+}

@@ -1,0 +1,278 @@
+"""redc's pyca-shaped API: round trips, interchange with pyca both ways, pyca's own padding and
+hash objects, isinstance against pyca, the X.509 builder signing with a redc key, batches, bad
+input, threads."""
+
+import threading
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes as ph
+from cryptography.hazmat.primitives import serialization as ps
+from cryptography.hazmat.primitives.asymmetric import padding as pp
+from cryptography.hazmat.primitives.asymmetric import rsa as prsa
+from cryptography.hazmat.primitives.asymmetric import utils as putils
+from cryptography.x509.oid import NameOID
+
+import redc
+from redc import hashes, padding, serialization
+
+
+@pytest.fixture(scope="module")
+def key():
+    return redc.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture(scope="module")
+def pyca_key():
+    return prsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+PADDINGS = [
+    lambda h: padding.PKCS1v15(),
+    lambda h: padding.PSS(mgf=padding.MGF1(h), salt_length=padding.PSS.MAX_LENGTH),
+    lambda h: padding.PSS(mgf=padding.MGF1(h), salt_length=padding.PSS.DIGEST_LENGTH),
+    lambda h: padding.PSS(mgf=padding.MGF1(h), salt_length=0),
+]
+PYCA_PADDINGS = [
+    lambda h: pp.PKCS1v15(),
+    lambda h: pp.PSS(mgf=pp.MGF1(h), salt_length=pp.PSS.MAX_LENGTH),
+    lambda h: pp.PSS(mgf=pp.MGF1(h), salt_length=pp.PSS.DIGEST_LENGTH),
+    lambda h: pp.PSS(mgf=pp.MGF1(h), salt_length=0),
+]
+VERIFY_AUTO = lambda h: pp.PSS(mgf=pp.MGF1(h), salt_length=pp.PSS.AUTO)  # noqa: E731
+
+
+@pytest.mark.parametrize("hname", ["SHA1", "SHA224", "SHA256", "SHA384", "SHA512"])
+@pytest.mark.parametrize("i", range(4))
+def test_signatures_cross_both_ways(key, pyca_key, hname, i):
+    h, ph_ = getattr(hashes, hname)(), getattr(ph, hname)()
+    msg = b"signed by one, verified by the other"
+    pub_der = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    theirs_pub = ps.load_der_public_key(pub_der)
+    # redc signs, pyca verifies.
+    sig = key.sign(msg, PADDINGS[i](h), h)
+    theirs_pub.verify(sig, msg, PYCA_PADDINGS[i](ph_) if i != 1 else VERIFY_AUTO(ph_), ph_)
+    # pyca signs, redc verifies (with pyca's objects and with redc's).
+    mine_pub = redc.load_der_public_key(
+        pyca_key.public_key().public_bytes(ps.Encoding.DER, ps.PublicFormat.SubjectPublicKeyInfo)
+    )
+    sig = pyca_key.sign(msg, PYCA_PADDINGS[i](ph_), ph_)
+    mine_pub.verify(sig, msg, PYCA_PADDINGS[i](ph_) if i != 1 else VERIFY_AUTO(ph_), ph_)
+    mine_pub.verify(sig, msg, PADDINGS[i](h) if i != 1 else padding.PSS(padding.MGF1(h), padding.PSS.AUTO), h)
+    with pytest.raises(redc.InvalidSignature):
+        mine_pub.verify(sig, msg + b"!", PYCA_PADDINGS[0](ph_) if i == 0 else VERIFY_AUTO(ph_), ph_)
+
+
+def test_pkcs1v15_signatures_are_pycas_bytes(key):
+    der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    theirs = ps.load_der_private_key(der, None)
+    for h, ph_ in [(hashes.SHA256(), ph.SHA256()), (hashes.SHA512(), ph.SHA512())]:
+        assert key.sign(b"m", padding.PKCS1v15(), h) == theirs.sign(b"m", pp.PKCS1v15(), ph_)
+
+
+def test_prehashed(key):
+    digest = ph.Hash(ph.SHA256())
+    digest.update(b"m")
+    d = digest.finalize()
+    sig = key.sign(d, pp.PKCS1v15(), putils.Prehashed(ph.SHA256()))
+    key.public_key().verify(sig, b"m", padding.PKCS1v15(), hashes.SHA256())
+    key.public_key().verify(sig, d, padding.PKCS1v15(), hashes.Prehashed(hashes.SHA256()))
+
+
+@pytest.mark.parametrize("alg,mgf", [("SHA1", "SHA1"), ("SHA256", "SHA256"), ("SHA512", "SHA1"), ("SHA256", "SHA384")])
+@pytest.mark.parametrize("label", [None, b"", b"a label"])
+def test_oaep_crosses_both_ways(key, pyca_key, alg, mgf, label):
+    mine = padding.OAEP(mgf=padding.MGF1(getattr(hashes, mgf)()), algorithm=getattr(hashes, alg)(), label=label)
+    theirs = pp.OAEP(mgf=pp.MGF1(getattr(ph, mgf)()), algorithm=getattr(ph, alg)(), label=label)
+    der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption())
+    their_copy = ps.load_der_private_key(der, None)
+    # pyca encrypts, redc decrypts; redc encrypts, pyca decrypts.
+    ct = their_copy.public_key().encrypt(b"secret", theirs)
+    assert key.decrypt(ct, mine) == b"secret"
+    assert key.decrypt(ct, theirs) == b"secret"
+    ct = key.public_key().encrypt(b"secret", mine)
+    assert their_copy.decrypt(ct, theirs) == b"secret"
+    # pyca's key read into redc.
+    mine_key = redc.load_pem_private_key(
+        pyca_key.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.NoEncryption())
+    )
+    ct = pyca_key.public_key().encrypt(b"x", theirs)
+    assert mine_key.decrypt(ct, mine) == b"x"
+
+
+def test_pkcs1v15_encryption_crosses(key):
+    der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    theirs = ps.load_der_private_key(der, None)
+    ct = theirs.public_key().encrypt(b"legacy", pp.PKCS1v15())
+    assert key.decrypt(ct, padding.PKCS1v15()) == b"legacy"
+    assert theirs.decrypt(key.public_key().encrypt(b"legacy", padding.PKCS1v15()), pp.PKCS1v15()) == b"legacy"
+    with pytest.raises(ValueError):
+        key.decrypt(b"\x00" * 256, padding.PKCS1v15())
+
+
+@pytest.mark.parametrize("enc", ["PEM", "DER"])
+@pytest.mark.parametrize("fmt", ["PKCS8", "TraditionalOpenSSL"])
+def test_private_serialization_round_trips(key, enc, fmt):
+    data = key.private_bytes(getattr(serialization.Encoding, enc), getattr(serialization.PrivateFormat, fmt), serialization.NoEncryption())
+    data2 = key.private_bytes(getattr(ps.Encoding, enc), getattr(ps.PrivateFormat, fmt), ps.NoEncryption())
+    assert data == data2
+    load = redc.load_pem_private_key if enc == "PEM" else redc.load_der_private_key
+    pload = ps.load_pem_private_key if enc == "PEM" else ps.load_der_private_key
+    assert load(data).private_numbers() == key.private_numbers()
+    theirs = pload(data, None)
+    assert theirs.private_numbers().d == key.private_numbers().d
+    # And pyca's bytes back into redc.
+    back = theirs.private_bytes(getattr(ps.Encoding, enc), getattr(ps.PrivateFormat, fmt), ps.NoEncryption())
+    assert load(back).private_numbers().iqmp == key.private_numbers().iqmp
+
+
+@pytest.mark.parametrize("enc", ["PEM", "DER"])
+@pytest.mark.parametrize("fmt", ["SubjectPublicKeyInfo", "PKCS1"])
+def test_public_serialization_round_trips(key, enc, fmt):
+    pub = key.public_key()
+    data = pub.public_bytes(getattr(serialization.Encoding, enc), getattr(serialization.PublicFormat, fmt))
+    assert data == pub.public_bytes(getattr(ps.Encoding, enc), getattr(ps.PublicFormat, fmt))
+    load = redc.load_pem_public_key if enc == "PEM" else redc.load_der_public_key
+    pload = ps.load_pem_public_key if enc == "PEM" else ps.load_der_public_key
+    assert load(data) == pub
+    assert pload(data).public_numbers().n == pub.public_numbers().n
+
+
+def test_numbers(key):
+    n = key.private_numbers()
+    assert n.p * n.q == n.public_numbers.n
+    assert n.dmp1 == n.d % (n.p - 1) and n.dmq1 == n.d % (n.q - 1)
+    assert (n.iqmp * n.q) % n.p == 1
+    assert n.private_key().private_numbers() == n
+    assert key.public_key().public_numbers() == n.public_numbers
+    assert key.key_size == 2048 and key.public_key().key_size == 2048
+    bad = redc.RSAPrivateNumbers(n.p, n.q, n.d, n.dmp1, n.dmq1, n.iqmp + 1, n.public_numbers)
+    with pytest.raises(ValueError):
+        bad.private_key()
+
+
+def test_multi_prime_keys():
+    k = redc.generate_private_key(65537, 2048, primes=3)
+    assert k.primes == 3
+    sig = k.sign(b"m", padding.PKCS1v15(), hashes.SHA256())
+    k.public_key().verify(sig, b"m", padding.PKCS1v15(), hashes.SHA256())
+    assert len(k.private_numbers().other_primes) == 1
+    pem = k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption())
+    assert redc.load_pem_private_key(pem).primes == 3
+    with pytest.raises(ValueError):
+        redc.generate_private_key(65537, 2048, primes=5)
+
+
+def test_pyca_isinstance_and_x509_builder(key):
+    assert isinstance(key, prsa.RSAPrivateKey)
+    assert isinstance(key.public_key(), prsa.RSAPublicKey)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "redc test")])
+    import datetime
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .sign(key, ph.SHA256())
+    )
+    # The certificate's signature verifies with the key (through pyca).
+    cert.public_key().verify(cert.signature, cert.tbs_certificate_bytes, pp.PKCS1v15(), ph.SHA256())
+    assert cert.public_key().public_numbers().n == key.public_numbers().n if hasattr(key, "public_numbers") else True
+
+
+def test_sign_many_and_decrypt_many(key):
+    msgs = [bytes([i]) * (i + 1) for i in range(11)]
+    for pad in (padding.PKCS1v15(), padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.DIGEST_LENGTH)):
+        sigs = key.sign_many(msgs, pad, hashes.SHA256())
+        assert len(sigs) == len(msgs)
+        for m, s in zip(msgs, sigs):
+            key.public_key().verify(s, m, pad, hashes.SHA256())
+    assert key.sign_many(msgs, padding.PKCS1v15(), hashes.SHA256())[3] == key.sign(msgs[3], padding.PKCS1v15(), hashes.SHA256())
+    oaep = padding.OAEP(padding.MGF1(hashes.SHA256()), hashes.SHA256(), None)
+    cts = [key.public_key().encrypt(m, oaep) for m in msgs]
+    assert key.decrypt_many(cts, oaep) == msgs
+    assert key.decrypt_many([], oaep) == []
+
+
+def test_bad_inputs_raise_python_exceptions(key):
+    pub = key.public_key()
+    with pytest.raises(TypeError):
+        key.sign("text", padding.PKCS1v15(), hashes.SHA256())
+    with pytest.raises(TypeError):
+        key.sign(b"m", "PKCS1v15", hashes.SHA256())
+    with pytest.raises(TypeError):
+        key.sign(b"m", padding.PKCS1v15(), hashes.SHA256)  # the class, not an instance
+    with pytest.raises(TypeError):
+        key.sign(b"m", padding.PKCS1v15, hashes.SHA256())
+    with pytest.raises(ValueError):
+        key.sign(b"m", padding.OAEP(padding.MGF1(hashes.SHA1()), hashes.SHA1(), None), hashes.SHA256())
+    with pytest.raises(ValueError):
+        key.sign(b"m", ph.SHA256() and padding.PKCS1v15(), ph.MD5())
+    with pytest.raises(redc.InvalidSignature):
+        pub.verify(b"\x01" * 10, b"m", padding.PKCS1v15(), hashes.SHA256())
+    with pytest.raises(redc.InvalidSignature):
+        pub.verify(b"\xff" * 256, b"m", padding.PKCS1v15(), hashes.SHA256())
+    with pytest.raises(ValueError):
+        pub.encrypt(b"x" * 300, padding.OAEP(padding.MGF1(hashes.SHA256()), hashes.SHA256(), None))
+    with pytest.raises(ValueError):
+        key.decrypt(b"x" * 255, padding.OAEP(padding.MGF1(hashes.SHA256()), hashes.SHA256(), None))
+    with pytest.raises(ValueError):
+        key.decrypt(b"\xff" * 256, padding.PKCS1v15())
+    with pytest.raises(TypeError):
+        key.decrypt(12345, padding.PKCS1v15())
+    with pytest.raises(ValueError):
+        redc.generate_private_key(public_exponent=2**10000 + 1, key_size=2048)
+    with pytest.raises(ValueError):
+        redc.generate_private_key(public_exponent=4, key_size=2048)
+    with pytest.raises(ValueError):
+        redc.generate_private_key(public_exponent=65537, key_size=100)
+    with pytest.raises(TypeError):
+        redc.generate_private_key(public_exponent=65537, key_size="2048")
+    with pytest.raises(ValueError):
+        redc.generate_private_key(public_exponent=-3, key_size=2048)
+    with pytest.raises(ValueError):
+        redc.load_pem_private_key(b"not a key")
+    with pytest.raises(ValueError):
+        redc.load_der_public_key(b"\x30\x03\x02\x01\x05")
+    with pytest.raises(TypeError):
+        redc.load_pem_private_key("a str")
+    with pytest.raises(TypeError):
+        redc.load_pem_private_key(b"x", password=b"secret")
+    with pytest.raises(ValueError):
+        redc.RSAPublicNumbers(65537, 2**4096).public_key()  # an even modulus
+    with pytest.raises(ValueError):
+        redc.RSAPublicNumbers(65537, 2**20000 + 1).public_key()  # beyond 16384 bits
+    with pytest.raises(ValueError):
+        redc.RSAPublicNumbers(2, 2**2047 + 1).public_key()  # e = 2
+    with pytest.raises(ValueError):
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"pw"))
+    with pytest.raises(ValueError):
+        key.private_bytes(ps.Encoding.OpenSSH, ps.PrivateFormat.PKCS8, ps.NoEncryption())
+    with pytest.raises(TypeError):
+        redc.RSAPrivateKey(object())
+
+
+def test_threads_share_a_key(key):
+    # The GIL is released during private operations; many threads sign at once, correctly.
+    out, errors = {}, []
+
+    def work(i):
+        try:
+            m = b"thread %d" % i
+            s = key.sign(m, padding.PKCS1v15(), hashes.SHA256())
+            key.public_key().verify(s, m, padding.PKCS1v15(), hashes.SHA256())
+            out[i] = s
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(out) == 16

@@ -1,0 +1,243 @@
+"""pyca's RSA vectors (``cryptography-vectors``) against redc: exact PKCS#1 v1.5 signatures,
+PSS verification, the FIPS 186-2/186-3 SigGen and SigVer families, OAEP (incl. the custom-hash
+set and labels) and PKCS#1 v1.5 decryption, and the key-serialization corpus."""
+
+import os
+
+import cryptography_vectors
+import pytest
+
+import redc
+from redc import hashes, padding
+
+from vectors import load_nist_vectors, load_rsa_labs_vectors
+
+HASHES = {
+    "sha1": hashes.SHA1,
+    "sha224": hashes.SHA224,
+    "sha256": hashes.SHA256,
+    "sha384": hashes.SHA384,
+    "sha512": hashes.SHA512,
+}
+
+
+def private_key(k):
+    return redc.RSAPrivateNumbers(
+        k["p"], k["q"], k["d"], k["dmp1"], k["dmq1"], k["iqmp"], redc.RSAPublicNumbers(k["e"], k["n"])
+    ).private_key()
+
+
+def public_key(n, e):
+    return redc.RSAPublicNumbers(e, n).public_key()
+
+
+def test_pkcs1v15_signatures_are_exact():
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/pkcs1v15sign-vectors.txt")
+    assert len(vectors) == 300
+    keys = {}
+    for v in vectors:
+        n = v["key"]["n"]
+        if n not in keys:
+            keys[n] = private_key(v["key"])
+        key = keys[n]
+        sig = key.sign(v["message"], padding.PKCS1v15(), hashes.SHA1())
+        assert sig == v["output"]
+        key.public_key().verify(sig, v["message"], padding.PKCS1v15(), hashes.SHA1())
+    assert len(keys) == 15
+
+
+@pytest.mark.parametrize("salt", [20, padding.PSS.AUTO, padding.PSS.MAX_LENGTH])
+def test_pss_vectors_verify(salt):
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/pkcs-1v2-1d2-vec/pss-vect.txt")
+    assert len(vectors) == 60
+    for v in vectors:
+        k = v["key"]
+        pub = public_key(k["n"], k["e"])
+        pss = padding.PSS(mgf=padding.MGF1(hashes.SHA1()), salt_length=salt)
+        if salt == 20 or type(salt).__name__ == "_Auto":
+            pub.verify(v["output"], v["message"], pss, hashes.SHA1())
+        # A changed message fails.
+        with pytest.raises(redc.InvalidSignature):
+            pub.verify(v["output"], v["message"] + b"x", pss, hashes.SHA1())
+
+
+def test_pss_vectors_sign_and_verify_with_the_vector_keys():
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/pkcs-1v2-1d2-vec/pss-vect.txt")
+    for v in vectors[::6]:
+        key = private_key(v["key"])
+        pss = padding.PSS(mgf=padding.MGF1(hashes.SHA1()), salt_length=20)
+        sig = key.sign(v["message"], pss, hashes.SHA1())
+        key.public_key().verify(sig, v["message"], pss, hashes.SHA1())
+
+
+def _nist(path, pss):
+    records = load_nist_vectors(path)
+    assert records, path
+    counts = {"P": 0, "F": 0}
+    for r in records:
+        h = HASHES[r["hash"]]()
+        if pss:
+            pad = padding.PSS(mgf=padding.MGF1(h), salt_length=len(r.get("salt", b"")) or padding.PSS.AUTO)
+        else:
+            pad = padding.PKCS1v15()
+        expected = r.get("result", "P")
+        try:
+            pub = public_key(r["n"], r["e"])
+            pub.verify(r["s"], r["msg"], pad, h)
+            ok = True
+        except (redc.InvalidSignature, ValueError):
+            ok = False
+        assert ok == (expected == "P"), (path, r["hash"], r["n"] % 1000, expected)
+        counts[expected] += 1
+    return counts
+
+
+def test_fips_186_2_siggen15():
+    counts = _nist("asymmetric/RSA/FIPS_186-2/SigGen15_186-2.txt", False)
+    assert counts["P"] > 50
+
+
+def test_fips_186_3_sigver15():
+    counts = _nist("asymmetric/RSA/FIPS_186-2/SigVer15_186-3.rsp", False)
+    assert counts["P"] > 50 and counts["F"] > 50
+
+
+def test_fips_186_2_siggen_pss():
+    counts = _nist("asymmetric/RSA/FIPS_186-2/SigGenPSS_186-2.txt", True)
+    assert counts["P"] > 50
+
+
+def test_fips_186_3_sigver_pss():
+    counts = _nist("asymmetric/RSA/FIPS_186-2/SigVerPSS_186-3.rsp", True)
+    assert counts["P"] > 50 and counts["F"] > 50
+
+
+def test_oaep_vectors_decrypt():
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/pkcs-1v2-1d2-vec/oaep-vect.txt")
+    assert len(vectors) == 60
+    for v in vectors:
+        key = private_key(v["key"])
+        oaep = padding.OAEP(mgf=padding.MGF1(hashes.SHA1()), algorithm=hashes.SHA1(), label=None)
+        assert key.decrypt(v["output"], oaep) == v["message"]
+
+
+def _custom_files():
+    root = os.path.dirname(cryptography_vectors.__file__)
+    names = sorted(os.listdir(os.path.join(root, "asymmetric/RSA/oaep-custom")))
+    return [n for n in names if n.startswith("oaep-") and n.endswith(".txt")]
+
+
+@pytest.mark.parametrize("name", _custom_files())
+def test_oaep_custom_hashes(name):
+    mgf_name, alg_name = name[len("oaep-") : -len(".txt")].split("-")
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/oaep-custom/" + name)
+    assert vectors
+    keys = {}
+    for v in vectors:
+        n = v["key"]["n"]
+        if n not in keys:
+            keys[n] = private_key(v["key"])
+        oaep = padding.OAEP(mgf=padding.MGF1(HASHES[mgf_name]()), algorithm=HASHES[alg_name](), label=None)
+        assert keys[n].decrypt(v["output"], oaep) == v["message"]
+
+
+def test_oaep_label_vectors():
+    # BoringSSL's vectors in pyca's set: a PKCS#8 DER key, OAEP with SHA-512 and a label.
+    records, cur = [], {}
+    with cryptography_vectors.open_vector_file("asymmetric/RSA/oaep-label.txt", "r") as f:
+        for line in f:
+            if "=" not in line or line.lstrip().startswith("#"):
+                continue
+            k, v = (x.strip() for x in line.split("=", 1))
+            cur[k] = v
+            if k == "Output":
+                records.append(cur)
+                cur = {}
+    assert records
+    for r in records:
+        key = redc.load_der_private_key(bytes.fromhex(r["KEY"]))
+        h = HASHES[r["OAEPDigest"].lower()]()
+        oaep = padding.OAEP(mgf=padding.MGF1(h), algorithm=h, label=bytes.fromhex(r["OAEPLabel"]))
+        out = r["Output"]
+        want = out[1:-1].encode() if out.startswith('"') else bytes.fromhex(out)
+        assert key.decrypt(bytes.fromhex(r["Input"]), oaep) == want
+
+
+def test_oaep_label_round_trip():
+    key = redc.generate_private_key(65537, 2048)
+    for h in (hashes.SHA1(), hashes.SHA256(), hashes.SHA512()):
+        oaep = padding.OAEP(mgf=padding.MGF1(h), algorithm=h, label=b"a label")
+        ct = key.public_key().encrypt(b"secret", oaep)
+        assert key.decrypt(ct, oaep) == b"secret"
+        other = padding.OAEP(mgf=padding.MGF1(h), algorithm=h, label=b"another")
+        with pytest.raises(ValueError):
+            key.decrypt(ct, other)
+
+
+def test_pkcs1v15_decryption_vectors():
+    vectors = load_rsa_labs_vectors("asymmetric/RSA/pkcs1v15crypt-vectors.txt")
+    assert len(vectors) >= 100
+    keys = {}
+    for v in vectors:
+        n = v["key"]["n"]
+        if n not in keys:
+            keys[n] = private_key(v["key"])
+        assert keys[n].decrypt(v["output"], padding.PKCS1v15()) == v["message"]
+
+
+def _vector_bytes(path):
+    with cryptography_vectors.open_vector_file(path, "rb") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize(
+    "path,loader",
+    [
+        ("asymmetric/PKCS8/unenc-rsa-pkcs8.pem", redc.load_pem_private_key),
+        ("asymmetric/PEM_Serialization/rsa_public_key.pem", redc.load_pem_public_key),
+        ("asymmetric/DER_Serialization/unenc-rsa-pkcs8.der", redc.load_der_private_key),
+        ("asymmetric/DER_Serialization/testrsa.der", redc.load_der_private_key),
+        ("asymmetric/DER_Serialization/rsa_public_key.der", redc.load_der_public_key),
+        ("asymmetric/DER_Serialization/unenc-rsa-pkcs8.pub.der", redc.load_der_public_key),
+        ("asymmetric/public/PKCS1/rsa.pub.pem", redc.load_pem_public_key),
+        ("asymmetric/public/PKCS1/rsa.pub.der", redc.load_der_public_key),
+    ],
+)
+def test_key_corpus_loads(path, loader):
+    key = loader(_vector_bytes(path))
+    assert key.key_size >= 512
+    # And the key round-trips through pyca both ways.
+    from cryptography.hazmat.primitives import serialization as ps
+
+    if isinstance(key, redc.RSAPrivateKey):
+        der = key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption())
+        theirs = ps.load_der_private_key(der, None)
+        assert theirs.private_numbers().d == key.private_numbers().d
+    else:
+        der = key.public_bytes(ps.Encoding.DER, ps.PublicFormat.SubjectPublicKeyInfo)
+        assert ps.load_der_public_key(der).public_numbers().n == key.public_numbers().n
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-dek-info.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-iv.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-no-dek-info.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-short-iv.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/dsa.1024.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/dsa-wrong-version.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key1.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key2.pem",
+        "asymmetric/PKCS8/enc-rsa-pkcs8.pem",
+        "asymmetric/PKCS8/rsa-aes-192-cbc.pem",
+        "asymmetric/PEM_Serialization/rsa-bad-1025-q-is-2.pem",
+        "asymmetric/PEM_Serialization/rsa_private_key.pem",
+        "asymmetric/PEM_Serialization/ec_private_key.pem",
+        "asymmetric/PEM_Serialization/dsa_private_key.pem",
+    ],
+)
+def test_malformed_encrypted_or_foreign_keys_are_refused(path):
+    with pytest.raises(ValueError) as e:
+        redc.load_pem_private_key(_vector_bytes(path))
+    assert str(e.value)
