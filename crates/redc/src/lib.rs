@@ -129,6 +129,11 @@ pub(crate) mod test_rng;
 
 pub use error::{Error, Result};
 
+/// The examples of the repository's `README.md`, run as doc tests so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 /// The examples of `docs/quickstart.md`, run as doc tests so that the document stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/quickstart.md")]
