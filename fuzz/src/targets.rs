@@ -319,8 +319,85 @@ pub fn mont(data: &[u8]) {
         mont_word::<u32>(&n, &a, &b, exp, Kernel::portable(algo, sqr));
     } else if sel & 0x80 != 0 && Backend::Mulx.is_available() {
         mont_word::<u64>(&n, &a, &b, exp, Backend::Mulx.kernel().unwrap());
+        #[cfg(target_arch = "x86_64")]
+        ifma_forms(&n, &a, &b, exp, sel);
     } else {
         mont_word::<u64>(&n, &a, &b, exp, Kernel::portable(algo, sqr));
+    }
+}
+
+/// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
+/// one job, and the duo and pair forms with two (bases `a` and `b`, one modulus and exponent).
+#[cfg(target_arch = "x86_64")]
+fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
+    use redc::mont::backend::{ifma, ifma_duo, ifma_pair};
+    let Some(token) = ifma::Token::get() else {
+        return;
+    };
+    if exp.is_empty() {
+        return;
+    }
+    let s = (n.bits() as usize).div_ceil(64);
+    let m = Modulus::<u64>::new(&to_limbs::<u64>(n, s)).expect("odd n >= 3");
+    let (al, bl) = (to_limbs::<u64>(a, s), to_limbs::<u64>(b, s));
+    let e = BigUint::from_bytes_be(exp);
+    let (want_a, want_b) = (a.modpow(&e, n), b.modpow(&e, n));
+    let window = u32::from(sel >> 1 & 3) + 1;
+    if let Some(m52) = ifma::digits_for(m.bits()).and_then(|d| ifma::Modulus52::new(&m, d)) {
+        let mut out = vec![0u64; s];
+        let mut jobs = [ifma::PowJob {
+            out: &mut out,
+            base: &al,
+            exp,
+            modulus: &m52,
+        }];
+        ifma::pow_lanes(token, &mut jobs, window);
+        assert_eq!(from_limbs(&out), want_a, "ifma lanes pow, window {window}");
+        let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
+        let mut jobs = [
+            ifma::PowJob {
+                out: &mut oa,
+                base: &al,
+                exp,
+                modulus: &m52,
+            },
+            ifma::PowJob {
+                out: &mut ob,
+                base: &bl,
+                exp,
+                modulus: &m52,
+            },
+        ];
+        ifma_pair::pow_pair(token, &mut jobs, window);
+        assert_eq!(
+            (from_limbs(&oa), from_limbs(&ob)),
+            (want_a.clone(), want_b.clone()),
+            "ifma pair pow"
+        );
+    }
+    if let Some(m52) = ifma_duo::duo_digits_for(m.bits()).and_then(|d| ifma::Modulus52::new(&m, d))
+    {
+        let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
+        let mut jobs = [
+            ifma::PowJob {
+                out: &mut oa,
+                base: &al,
+                exp,
+                modulus: &m52,
+            },
+            ifma::PowJob {
+                out: &mut ob,
+                base: &bl,
+                exp,
+                modulus: &m52,
+            },
+        ];
+        ifma_duo::pow_duo(token, &mut jobs, window);
+        assert_eq!(
+            (from_limbs(&oa), from_limbs(&ob)),
+            (want_a, want_b),
+            "ifma duo pow"
+        );
     }
 }
 
