@@ -61,11 +61,16 @@
 //! - [`word`]: the [`Word`](word::Word) trait for `u32` and `u64` limbs;
 //! - [`ct`] and [`nat`]: constant-time selection and fixed-length limb arithmetic;
 //! - [`mont`]: the [`Modulus`](mont::Modulus), every REDC algorithm of the papers (one file
-//!   each), the dedicated squarings, and the fast backends behind one kernel contract;
+//!   each), the dedicated squarings, and the fast backends behind one kernel contract, with
+//!   the one hook through which the RSA layer hands them whole exponentiations
+//!   ([`mont::backend::pow`]) and the CPU-kind table choosing their forms
+//!   ([`mont::backend::cpu`]);
 //! - [`reduce`]: classical (Knuth D) and Barrett reduction, as baselines;
 //! - [`exp`]: binary, m-ary and sliding-window (variable time) and fixed-window (constant time)
 //!   exponentiation;
-//! - [`rsa`]: keys, CRT and multi-prime private operations, padding and encodings.
+//! - [`rsa`]: keys, CRT and multi-prime private operations, padding and encodings (it names no
+//!   backend);
+//! - [`service`] (with `std`): the auto-batching signing service for concurrent callers.
 //!
 //! # References
 //!
