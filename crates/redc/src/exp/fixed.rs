@@ -70,8 +70,8 @@ pub fn select_entry<W: Word>(dst: &mut [W], table: &[W], index: u32) {
 /// broadcast (which at 8 limbs cost more than the 256-bit ANDs and ORs they feed). The last
 /// `s mod 4` limbs come from one more 4-limb block ending at limb `s` (overlapping limbs
 /// already gathered), or, below 4 limbs, as in [`select_entry_in`]. Against the scalar masks
-/// compiled for AVX2 (and a scalar tail), interleaved in one process (medians of 60 chunks,
-/// three runs, 2026-11-23 06:38–06:42 UTC): 48–49 % less time at 6 limbs and 16 entries,
+/// compiled for AVX2 (and a scalar tail), interleaved in one process on the Zen 3 machine
+/// (medians; the dated runs are in the repository's `docs/kernel-notes.md`): 48–49 % less time at 6 limbs and 16 entries,
 /// 20–23 % at 8 limbs and 32 entries, 56–58 % at 11, 41–44 % at 22 limbs and 64 entries,
 /// 17–21 % at 24, level at 16 and 32 limbs (where the blocks were already whole).
 ///

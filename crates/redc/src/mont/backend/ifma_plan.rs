@@ -3,7 +3,7 @@
 //! for batches, the parts of several operations, up to eight per call.
 //!
 //! A [`LanePlan`] is built once per set of moduli (a key's primes) when the CPU has the
-//! extensions: every modulus's [`Modulus52`] with one digit count for all of them (the
+//! extensions: every modulus's `Modulus52` with one digit count for all of them (the
 //! largest one's), and every exponent padded to one byte length, since all lanes of a call
 //! share the digit count and the exponent's length; for two moduli, also their form for the
 //! two-number kernels (duo or pair, by [`super::cpu::Forms`]).

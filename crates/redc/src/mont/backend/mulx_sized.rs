@@ -29,71 +29,40 @@
 //!   triangles and a rectangle, `tri_halves`, at 64 the same with the lower half split again,
 //!   `tri_halves_nested`), then one pass doubling `T` (ADCX `x, x`) and adding each `a_k²`
 //!   (ADOX) at columns `2k, 2k+1`, then the same reduction.
-//! - At 8 limbs the triangle keeps its live columns in registers instead (`tri_regs8`): the
-//!   rows there are short, and a row of the memory form cannot finish before the previous
-//!   row's stores have reached its loads, a latency that short rows do not hide. Against the
-//!   memory rows, interleaved in one process (2026-11-23, on the Zen 3 machine of the
-//!   README's earlier measurements, medians of 30 chunks, three or four runs): the almost
-//!   squaring took 59 against 66–73 ns, and a fixed-window exponentiation 4–6 % less time.
-//!   (A 16-limb form, `tri_regs16`, was 5–7 % faster there too, but lost on the Intel Xeon:
-//!   see the reduction below.) At 24 limbs (RSA-3072's
-//!   primes) the same idea runs in 8-limb blocks, one window per block row
-//!   (`tri_regs_blocks`): squaring 421–428 against 456–465 ns, exponentiation 3–6 % faster
-//!   (five runs). At 32 limbs it was level or slower than `tri_halves` (four runs each of
-//!   the blocks and of a hybrid with register half triangles), so 32 keeps that. At 48 limbs
-//!   (RSA-3072's modulus, so every 3072-bit verification) the blocks replaced a looped form
-//!   of OpenSSL's `sqr8x` blocking (memory rows, in-block columns unrolled, 8.8 KB against
-//!   34.5 KB of code): the almost squaring took 1696–1722 against 1817–1832 ns (fastest of 60
-//!   interleaved chunks, three runs, 2026-11-23 06:30 UTC; `tri_halves` 1740 ns), and a
-//!   3072-bit verification 6–8 % less time (medians of 40 interleaved chunks, three runs), or
-//!   3–5 % with a 2048-bit signature run between any two verifications to evict the code
-//!   (two runs).
 //!
-//! - At 8 limbs (the primes of RSA-1024) the reduction rows run instead with an 8-word
-//!   register window ([`reduce8`]): one memory operand per MULX instead of three. Measured on
-//!   Zen 3 against the rows above, alternating: 8 limbs ≈ 4–6 % faster, 16 limbs ≈ 1–3 %; at
-//!   24, 32 and 48 limbs it was a wash or slower (−3 % to +5 %), so those keep the rows.
-//!   Measured again on 2026-11-23 (interleaved in one process, fixed-window exponentiations,
-//!   two runs each): 6–7 % slower at 24 limbs and 13–19 % at 32, where fully unrolled rows
-//!   were 21–29 % and 29–42 % slower than the looped ones (three runs each). On the Intel
-//!   Xeon of the README the 16-limb window lost: 2048-bit signatures on the mulx backend
-//!   (three alternating runs of 3 s each, 2026-11-23 about 18:03 UTC, medians) went from 2,036/s
-//!   with the window and `tri_regs16` (its reduction out of line, shared by the squaring and
-//!   the multiplication) to 2,203/s with the reduction rows and the rows triangle (2,174 with
-//!   `tri_halves`, 2,099 with the window and the rows triangle), so 16 limbs now run the rows;
-//!   at 8 limbs the window stayed ahead there (1024-bit signatures 12,713–12,997 against
-//!   11,658–12,726/s; both by an out-of-repository 3-second signing loop per build). The
-//!   removed 16-limb forms are in commit 965fa54; `redc speed --bits 2048` on builds of that
-//!   commit and the next, alternating, repeats the comparison (README, Performance).
+//! # Forms per size
+//!
+//! The kernels of each size come from one list ([`with_sizes`]); the forms differ where a
+//! measurement said so (the history of every comparison is in the repository's
+//! `docs/kernel-notes.md`):
+//!
+//! | limbs | triangle | reduction | rows | deciding figure |
+//! |---|---|---|---|---|
+//! | 6 | rows | rows | unrolled | — |
+//! | 8 | registers (`tri_regs8`) | 8-word register window ([`reduce8`]), almost form finished in the window (`wfinal`) | unrolled | Zen 3: window 4–6 % faster fixed-window exponentiation; still ahead on the Intel Xeon (family 6 model 207) |
+//! | 11, 12, 22 | rows | rows | looped | 11/12: looped 3–8 % faster than unrolled (smaller code) |
+//! | 16 | rows (Intel and unknown kinds) or registers `tri_regs16` with the shared window reduction `reduce8_shared` (AMD kinds) | as the triangle's column | looped | Intel Xeon 207: rows 2,180 against 2,020 sign/s; AMD EPYC Zen 4 (family 25 model 17): window 1,954 against 1,912 (`REDC_BACKEND=mulx redc speed --bits 2048`, alternating builds); chosen by `cpu::Forms` |
+//! | 24, 48 | 8-limb register blocks (`tri_regs_blocks`) | rows | looped | 48: 3072-bit verification 6–8 % faster than a looped `sqr8x`-style blocking |
+//! | 32 | two half triangles (`tri_halves`) | rows | looped | register blocks level or slower |
+//! | 64 | nested halves (`tri_halves_nested`) | rows | looped | 4096-bit verification 7 % faster |
+//!
+//! Why registers at 8 limbs: the rows there are short, and a row of the memory form cannot
+//! finish before the previous row's stores have reached its loads, a latency short rows do not
+//! hide; the register window also makes one memory operand per MULX instead of three. Why
+//! looped rows from 11 limbs: an exponentiation alternates squarings and multiplications, so
+//! both kernels' code should fit the instruction caches together (fully unrolled, the 16-limb
+//! pair was about 22.5 KB).
 //!
 //! The caller finishes with the masked final subtraction ([`final_sub`], or
-//! [`final_sub_almost`] for the almost Montgomery form). The register-window sizes finish the
-//! almost form themselves (`wfinal`): the window's top eight words go straight into `out`
-//! instead of through `T`. Against the separate final step, interleaved in one process
-//! (seven runs of 30 chunks each on 2026-11-23), the median time of a fixed-window
-//! exponentiation fell by 3–5 % for a 512-bit prime (8 limbs) and by 0–2 % for a 1024-bit
-//! one.
-//! Nothing here branches on or indexes by a value: the only branches are the row loops, whose
-//! trip counts are `S`.
+//! [`final_sub_almost`] for the almost Montgomery form); the register-window sizes finish the
+//! almost form themselves (`wfinal`). Nothing here branches on or indexes by a value: the only
+//! branches are the row loops, whose trip counts are `S` (checked on the compiled code by
+//! `tests/ct_asm.rs`).
 //!
 //! Registers: `t` accumulator pointer, `a`/`b`/`n` operand pointers, `rdx` the MULX multiplier,
 //! `lo`, `h0`/`h1` (the high words of even and odd columns alternate, since `hi_j` is still
 //! pending in the low chain while `hi_{j+1}` is produced), `z` a zero, `cy` the reduction carry
 //! bit, `cnt` the row counter of the looped forms.
-//!
-//! # Unrolled or looped rows
-//!
-//! An exponentiation alternates squarings and multiplications, so both kernels' code should fit
-//! the instruction caches together. Fully unrolled, the 16-limb pair was about 22.5 KB (12.4 KB
-//! of it the multiplication), and the 11- and 12-limb pairs 11.4 and 13.6 KB. With the rows
-//! looped (then, the multiplication's product rows at 16 limbs, whose reduction was the
-//! register window; the product and reduction rows at 11 and 12, whose triangle stays
-//! unrolled) they are about 17, 3.2 and 3.7 KB, and a fixed-window exponentiation with an exponent as long as the
-//! modulus took less time (both forms in one build, interleaved in one process, medians of
-//! 30–80 chunks, 2026-11-23): 2.9–4.1 % at 11 limbs and 5.0–7.7 % at 12 (three runs each), a
-//! median of 2.1 % at 16 (fifteen runs, from 8.6 % faster to 1.7 % slower). At 8 limbs the pair
-//! is 6 KB and looped product rows were level (−3.6 % to +1.6 %, seven runs), so 6 and 8 stay
-//! unrolled. (16 limbs now loop their reduction rows too, as 11 and 12 do.)
 
 /// One product or reduction row: `T[db..db+len] += rdx·src[sb..sb+len]`, column 0's
 /// accumulator already in `h1`, `z = 0` and CF = OF = 0 on entry. Leaves the carry word in `h0`

@@ -2,7 +2,7 @@
 //! Garner's recombination, in constant time, followed by the fault check.
 //!
 //! Per prime `rᵢ` (`s` limbs), everything is precomputed at key construction (`crt::PrimeCrt`):
-//! its [`Modulus`], `dᵢ` as big-endian bytes of `rᵢ`'s byte length, the window, the Garner
+//! its `Modulus`, `dᵢ` as big-endian bytes of `rᵢ`'s byte length, the window, the Garner
 //! coefficient in Montgomery form, and `K = W^(s−1)·R mod rᵢ` for the reduction below.
 //!
 //! Per operation (`c < n`):
