@@ -29,6 +29,15 @@
 //! The signers run in alternating rounds (redc, aws-lc-rs, ring, then starting from the
 //! next one), after a discarded warm-up round; each figure is the median over the rounds. Run
 //! it pinned to one core, as above.
+//!
+//! `--clients N` runs the concurrent form instead, not pinned (it uses every core): N threads
+//! each doing handshakes back to back against one shared server config, for
+//! `--seconds S` per round, signers alternating over `--rounds` rounds. The rows: redc signing
+//! on the handshake's thread, redc through its auto-batching signing service
+//! (`SigningKey::with_service`, one worker per core), and aws-lc-rs. Client and server share
+//! the cores here (both sides of each handshake run on the same thread, over memory), so the
+//! figure is full handshakes per second of the whole process; the server's share of the time
+//! is reported beside it.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -46,6 +55,8 @@ use rustls::{ClientConfig, ClientConnection, ServerConfig, ServerConnection, Sig
 type Loaded = Result<Arc<dyn SigningKey>, rustls::Error>;
 
 struct Args {
+    clients: usize,
+    seconds: f64,
     bits: usize,
     key: Option<String>,
     primes: usize,
@@ -123,6 +134,9 @@ fn run() -> Result<(), String> {
         let key = redc_rustls::KEY_PROVIDER.load_private_key(multi.der());
         signers.insert(1, (format!("redc {}p", multi.primes), key, multi));
     }
+    if args.clients > 0 {
+        return concurrent(&args, &main_key, &main, base);
+    }
     let mut rows = Vec::new();
     for (name, key, identity) in signers {
         match key {
@@ -194,8 +208,129 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// The concurrent form (`--clients N`): see the module documentation.
+fn concurrent(
+    args: &Args,
+    key: &redc::rsa::RsaPrivateKey,
+    identity: &Identity,
+    base: impl Fn() -> CryptoProvider,
+) -> Result<(), String> {
+    use redc::service::{BatchSigner, ServiceConfig};
+    let service = Arc::new(BatchSigner::new(ServiceConfig::default()));
+    let with_service: Arc<dyn SigningKey> = Arc::new(
+        redc_rustls::SigningKey::with_service(key.clone(), &service).map_err(|e| e.to_string())?,
+    );
+    let signers: Vec<(String, Loaded)> = vec![
+        (
+            "redc".into(),
+            redc_rustls::KEY_PROVIDER.load_private_key(identity.der()),
+        ),
+        ("redc service".into(), Ok(with_service)),
+        (
+            "aws-lc-rs".into(),
+            aws_lc_rs::default_provider()
+                .key_provider
+                .load_private_key(identity.der()),
+        ),
+    ];
+    let mut rows = Vec::new();
+    for (name, key) in signers {
+        rows.push(Row::new(
+            name,
+            key.map_err(|e| e.to_string())?,
+            &identity.cert,
+            base(),
+        )?);
+    }
+    let client = client_config(std::slice::from_ref(&identity.cert), base())?;
+    println!(
+        "CPU: {} | redc backend: {} | {} cores",
+        cpu_model(),
+        redc::mont::backend::Backend::active().map_or("?", |b| b.name()),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    println!(
+        "RSA-{}, full TLS 1.3 handshakes over memory, {} concurrent clients, {} rounds x {:.1} s \
+         per signer, alternating, medians",
+        identity.bits, args.clients, args.rounds, args.seconds
+    );
+    let mut results: Vec<Vec<(f64, f64)>> = vec![Vec::new(); rows.len()];
+    for round in 0..=args.rounds {
+        for i in 0..rows.len() {
+            let j = (round + i) % rows.len();
+            let server = rows[j].server.clone();
+            let (done, server_time, wall) =
+                concurrent_round(&client, &server, args.clients, args.seconds)?;
+            if round > 0 {
+                results[j].push((
+                    done as f64 / wall,
+                    server_time / (wall * args.clients as f64),
+                ));
+            }
+        }
+    }
+    let reference = median(results[2].iter().map(|r| r.0));
+    println!(
+        "{:<14} {:>10} {:>14} {:>14}",
+        "signer", "hs/s", "server share", "vs aws-lc-rs"
+    );
+    for (row, r) in rows.iter().zip(&results) {
+        let rate = median(r.iter().map(|x| x.0));
+        let share = median(r.iter().map(|x| x.1));
+        println!(
+            "{:<14} {:>10.0} {:>13.1}% {:>13.2}x",
+            row.name,
+            rate,
+            100.0 * share,
+            rate / reference
+        );
+    }
+    let stats = service.stats();
+    println!(
+        "service: {} requests, {} signed inline, {} batches (largest {})",
+        stats.requests, stats.inline, stats.batches, stats.largest_batch
+    );
+    Ok(())
+}
+
+/// `clients` threads doing handshakes against `server` for `seconds`: handshakes done, the
+/// summed server time (seconds) and the wall time.
+fn concurrent_round(
+    client: &Arc<ClientConfig>,
+    server: &Arc<ServerConfig>,
+    clients: usize,
+    seconds: f64,
+) -> Result<(usize, f64, f64), String> {
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let handles: Vec<_> = (0..clients)
+        .map(|_| {
+            let (client, server) = (client.clone(), server.clone());
+            std::thread::spawn(move || -> Result<(usize, f64), String> {
+                let (mut n, mut spent, mut buf) = (0usize, 0f64, Vec::new());
+                while start.elapsed() < budget {
+                    spent += handshake(&client, &server, &mut buf)?.0.as_secs_f64();
+                    n += 1;
+                }
+                Ok((n, spent))
+            })
+        })
+        .collect();
+    let (mut done, mut server_time) = (0, 0.0);
+    for h in handles {
+        let (n, s) = h
+            .join()
+            .map_err(|_| "a client thread panicked".to_string())??;
+        done += n;
+        server_time += s;
+    }
+    Ok((done, server_time, start.elapsed().as_secs_f64()))
+}
+
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
+        clients: 0,
+        seconds: 2.0,
         bits: 2048,
         key: None,
         primes: 2,
@@ -209,6 +344,11 @@ fn parse_args() -> Result<Args, String> {
         let number = |v: String| v.parse::<usize>().map_err(|e| format!("{v}: {e}"));
         match flag.as_str() {
             "--bits" => args.bits = number(value()?)?,
+            "--clients" => args.clients = number(value()?)?,
+            "--seconds" => {
+                let v = value()?;
+                args.seconds = v.parse::<f64>().map_err(|e| format!("{v}: {e}"))?;
+            }
             "--key" => args.key = Some(value()?),
             "--primes" => args.primes = number(value()?)?.clamp(2, 5),
             "--rounds" => args.rounds = number(value()?)?.max(1),

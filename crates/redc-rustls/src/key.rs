@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use rand_core::OsRng;
 use redc::rsa::{EncodePublicKey, HashAlg, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey};
+use redc::service::{BatchSigner, KeyId, Scheme};
 use rustls::pki_types::{PrivateKeyDer, SubjectPublicKeyInfoDer};
 use rustls::{SignatureAlgorithm, SignatureScheme};
 use zeroize::Zeroizing;
@@ -84,14 +85,12 @@ struct Inner {
 }
 
 /// How a signature is computed once the message is hashed and the padding chosen.
-///
-/// The plug for redc's auto-batching signing service: a variant
-/// `Service(<the service's handle>)`, a constructor `SigningKey::with_service(…)` building it,
-/// and its arm in [`Engine::sign`] handing `(padding, hashed)` to the service and waiting for
-/// the reply, so that concurrent handshakes fill the service's lanes. Nothing else changes.
 enum Engine {
     /// One blinded, fault-checked private operation on the calling thread.
-    Direct(RsaPrivateKey),
+    Direct(Box<RsaPrivateKey>),
+    /// Through redc's auto-batching signing service, so that concurrent handshakes share the
+    /// vector registers.
+    Service(Arc<BatchSigner>, KeyId),
 }
 
 /// The padding of one signature.
@@ -112,6 +111,13 @@ impl Engine {
                 }
             }
             .map_err(Error::Sign),
+            Engine::Service(service, id) => {
+                let scheme = match padding {
+                    Padding::Pss(h) => Scheme::Pss(h),
+                    Padding::Pkcs1(h) => Scheme::Pkcs1v15(h),
+                };
+                service.sign(*id, scheme, hashed).map_err(Error::Sign)
+            }
         }
     }
 }
@@ -126,6 +132,14 @@ impl SigningKey {
     /// assert_eq!((key.bits(), key.primes()), (2048, 2));
     /// ```
     pub fn new(key: RsaPrivateKey) -> Result<Self, rustls::Error> {
+        Self::build(key, None)
+    }
+
+    /// [`SigningKey::new`] or [`SigningKey::with_service`].
+    fn build(
+        key: RsaPrivateKey,
+        service: Option<&Arc<BatchSigner>>,
+    ) -> Result<Self, rustls::Error> {
         let bits = key.public_key().bits();
         if bits < MIN_BITS {
             return Err(Error::KeyTooSmall(bits).into());
@@ -135,15 +149,44 @@ impl SigningKey {
             .to_public_key_der()
             .map_err(|e| Error::KeyEncoding(format!("cannot encode the public key: {e}")))?
             .into_vec();
+        let (primes, public) = (key.primes().len(), key.to_public_key());
+        let engine = match service {
+            Some(service) => Engine::Service(Arc::clone(service), service.add_key(key)),
+            None => Engine::Direct(Box::new(key)),
+        };
         Ok(SigningKey {
             inner: Arc::new(Inner {
-                primes: key.primes().len(),
-                public: key.to_public_key(),
+                primes,
+                public,
                 bits,
                 spki,
-                engine: Engine::Direct(key),
+                engine,
             }),
         })
+    }
+
+    /// Wraps a redc key whose signatures go through `service` (redc's auto-batching signing
+    /// service, shared by every key of a server): under concurrent handshakes the service
+    /// signs several at once, side by side in the vector registers; a lone handshake signs on
+    /// its own thread as [`SigningKey::new`]'s would. Same checks and errors as
+    /// [`SigningKey::new`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use redc::service::{BatchSigner, ServiceConfig};
+    /// use rustls::SignatureScheme;
+    ///
+    /// let service = Arc::new(BatchSigner::new(ServiceConfig::default()));
+    /// # let rsa = redc::rsa::RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
+    /// let key = redc_rustls::SigningKey::with_service(rsa, &service).unwrap();
+    /// let sig = key.sign(SignatureScheme::RSA_PSS_SHA256, b"transcript").unwrap();
+    /// assert_eq!(sig.len(), 256);
+    /// ```
+    pub fn with_service(
+        key: RsaPrivateKey,
+        service: &Arc<BatchSigner>,
+    ) -> Result<Self, rustls::Error> {
+        Self::build(key, Some(service))
     }
 
     /// Decodes a key rustls hands over (PKCS#1 or PKCS#8 DER; SEC1 is refused as not RSA).
