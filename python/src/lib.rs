@@ -157,7 +157,7 @@ impl PrivateKey {
     fn sign<'py>(
         &self,
         py: Python<'py>,
-        data: Vec<u8>,
+        data: &[u8],
         kind: &str,
         hash_name: &str,
         mgf: Option<&str>,
@@ -166,7 +166,7 @@ impl PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let pad = sig_pad(kind, hash_name, mgf, salt)?;
         let sig = py
-            .allow_threads(|| private_sign(&self.key, pad, &data, prehashed))
+            .allow_threads(|| private_sign(&self.key, pad, data, prehashed))
             .map_err(err)?;
         Ok(PyBytes::new(py, &sig))
     }
@@ -214,7 +214,7 @@ impl PrivateKey {
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
-        ciphertext: Vec<u8>,
+        ciphertext: &[u8],
         kind: &str,
         hash_name: Option<&str>,
         mgf: Option<&str>,
@@ -225,9 +225,9 @@ impl PrivateKey {
             .allow_threads(|| match pad {
                 EncPad::Pkcs1v15 => {
                     self.key
-                        .decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, &ciphertext)
+                        .decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, ciphertext)
                 }
-                EncPad::Oaep(o) => self.key.decrypt_blinded(&mut OsRng, o, &ciphertext),
+                EncPad::Oaep(o) => self.key.decrypt_blinded(&mut OsRng, o, ciphertext),
             })
             .map_err(err)?;
         Ok(PyBytes::new(py, &m))
@@ -365,8 +365,8 @@ impl PublicKey {
     fn verify(
         &self,
         py: Python<'_>,
-        signature: Vec<u8>,
-        data: Vec<u8>,
+        signature: &[u8],
+        data: &[u8],
         kind: &str,
         hash_name: &str,
         mgf: Option<&str>,
@@ -378,17 +378,19 @@ impl PublicKey {
             let h = match pad {
                 SigPad::Pkcs1v15(h) | SigPad::Pss(h, _, _) => h,
             };
+            let owned;
             let digest = if prehashed {
-                data.clone()
+                data
             } else {
-                h.digest(&data)
+                owned = h.digest(data);
+                &owned[..]
             };
             match pad {
                 SigPad::Pkcs1v15(h) => {
                     self.key
-                        .verify(Pkcs1v15Sign::from_hash(h), &digest, &signature)
+                        .verify(Pkcs1v15Sign::from_hash(h), digest, signature)
                 }
-                SigPad::Pss(h, m, s) => self.key.verify(pss(h, m, s), &digest, &signature),
+                SigPad::Pss(h, m, s) => self.key.verify(pss(h, m, s), digest, signature),
             }
         })
         .map_err(|e| match e {
@@ -405,7 +407,7 @@ impl PublicKey {
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
-        plaintext: Vec<u8>,
+        plaintext: &[u8],
         kind: &str,
         hash_name: Option<&str>,
         mgf: Option<&str>,
@@ -414,8 +416,8 @@ impl PublicKey {
         let pad = enc_pad(kind, hash_name, mgf, label)?;
         let c = py
             .allow_threads(|| match pad {
-                EncPad::Pkcs1v15 => self.key.encrypt(&mut OsRng, Pkcs1v15Encrypt, &plaintext),
-                EncPad::Oaep(o) => self.key.encrypt(&mut OsRng, o, &plaintext),
+                EncPad::Pkcs1v15 => self.key.encrypt(&mut OsRng, Pkcs1v15Encrypt, plaintext),
+                EncPad::Oaep(o) => self.key.encrypt(&mut OsRng, o, plaintext),
             })
             .map_err(err)?;
         Ok(PyBytes::new(py, &c))
