@@ -63,6 +63,10 @@ impl PowMany {
     /// `outs[j]` in `m`'s limb count. Constant time in the bases and exponents; the grouping
     /// into calls depends only on the number of jobs. `exps` must be the ones this was
     /// prepared from, and `kernel` the key's.
+    ///
+    /// # Panics
+    ///
+    /// If `exps` is empty or `bases` and `outs` differ in length (the caller's shapes).
     pub fn pow_many(
         &self,
         exps: &[SecretExp<'_>],

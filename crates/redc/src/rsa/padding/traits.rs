@@ -257,3 +257,47 @@ pub(crate) fn decryption_error(e: Error) -> Error {
         _ => Error::Decryption,
     }
 }
+
+// The key types implement the parts traits here, beside the traits, so that the key module
+// does not depend on the padding module.
+impl PublicKeyParts for RsaPublicKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPublicKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPublicKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPublicKey::size(self)
+    }
+}
+
+impl PublicKeyParts for RsaPrivateKey {
+    fn n(&self) -> &BoxedUint {
+        RsaPrivateKey::n(self)
+    }
+    fn e(&self) -> &BoxedUint {
+        RsaPrivateKey::e(self)
+    }
+    fn size(&self) -> usize {
+        RsaPrivateKey::size(self)
+    }
+}
+
+impl PrivateKeyParts for RsaPrivateKey {
+    fn d(&self) -> &BoxedUint {
+        RsaPrivateKey::d(self)
+    }
+    fn primes(&self) -> &[BoxedUint] {
+        RsaPrivateKey::primes(self)
+    }
+    fn dp(&self) -> &BoxedUint {
+        RsaPrivateKey::dp(self)
+    }
+    fn dq(&self) -> &BoxedUint {
+        RsaPrivateKey::dq(self)
+    }
+    fn qinv(&self) -> &BoxedUint {
+        RsaPrivateKey::qinv(self)
+    }
+}
