@@ -491,7 +491,8 @@ fn kernels() -> Vec<(String, Vec<String>)> {
                 let name = &line[start + 2..line.len() - 2];
                 let wanted = name.starts_with("redc::mont::backend::mulx_sized::")
                     || name.starts_with("redc::mont::backend::ifma_duo::duo_asm::")
-                    || name.starts_with("redc::mont::backend::ifma::lanes_asm::");
+                    || name.starts_with("redc::mont::backend::ifma::")
+                        && name.contains("::lanes_asm::");
                 if wanted {
                     current = Some((name.to_string(), Vec::new()));
                 }

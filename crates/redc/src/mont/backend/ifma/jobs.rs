@@ -1,0 +1,101 @@
+//! What a call of the IFMA exponentiations takes ([`PowJob`]), the window model, and the
+//! staging shared by the lane, duo and pair forms: shape checks, slot assignment, the
+//! exponent's window digits, and the conversion of a result back to 64-bit limbs.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use zeroize::Zeroizing;
+
+use super::{from_radix52, Modulus52};
+use crate::nat;
+
+/// One exponentiation of [`pow_lanes`](super::pow_lanes): `out = base^exp mod modulus`.
+pub struct PowJob<'a> {
+    /// The result, `modulus.limbs()` limbs, fully reduced.
+    pub out: &'a mut [u64],
+    /// The base, `< n`, `modulus.limbs()` limbs.
+    pub base: &'a [u64],
+    /// The exponent, big-endian; its length is public.
+    pub exp: &'a [u8],
+    /// The modulus.
+    pub modulus: &'a Modulus52,
+}
+
+/// The window minimising the modelled cost of a `bits`-bit exponent with `digits`-digit
+/// moduli: per window of `k` bits one multiplication (`4L²` multiply-adds, two per cycle) and
+/// a scan of `2^k` entries of `L` registers (about two per cycle), plus `2^k` multiplications
+/// to build the table. The squarings are the same for every window.
+pub fn window_for(bits: usize, digits: usize) -> u32 {
+    let l = digits as f64;
+    let mul = 2.0 * l * l;
+    let cost = |k: u32| {
+        let entries = (1u64 << k) as f64;
+        let windows = bits.div_ceil(k as usize) as f64;
+        entries * mul + windows * (mul + entries * l / 2.0)
+    };
+    (1..=7)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .unwrap_or(4)
+}
+
+/// Checks the shapes shared by the lane and pair forms and returns the digit count: 1 to
+/// `slots` jobs, moduli of one digit count, bases and outputs of the moduli's limb count.
+/// Panics on a mismatch (these are the caller's public shapes).
+pub(in crate::mont::backend) fn check_shapes(jobs: &[PowJob<'_>], slots: usize) -> usize {
+    assert!(
+        !jobs.is_empty() && jobs.len() <= slots,
+        "1 to {slots} jobs in one call"
+    );
+    let l = jobs[0].modulus.digits;
+    for j in jobs {
+        assert!(j.modulus.digits == l, "moduli of one digit count");
+        assert!(j.base.len() == j.modulus.limbs() && j.out.len() == j.modulus.limbs());
+    }
+    l
+}
+
+/// The job slot `u` of a call runs: its own, or job 0 repeated in the slots without one
+/// (those results are discarded).
+pub(in crate::mont::backend) fn slot_job(jobs: usize, u: usize) -> usize {
+    if u < jobs {
+        u
+    } else {
+        0
+    }
+}
+
+/// The `window`-bit digits of the jobs' exponents, most significant window first, as rows of
+/// `slots` words: word `u` of row `w` is digit `w` of the exponent slot `u` runs
+/// ([`slot_job`]). Panics unless `window` is in `1..=8` and every exponent has one length
+/// (the caller's public shapes).
+pub(in crate::mont::backend) fn exp_digit_rows(
+    jobs: &[PowJob<'_>],
+    slots: usize,
+    window: u32,
+) -> Zeroizing<Vec<u64>> {
+    assert!((1..=8).contains(&window), "window must be in 1..=8");
+    let elen = jobs.first().map_or(0, |j| j.exp.len());
+    assert!(
+        jobs.iter().all(|j| j.exp.len() == elen),
+        "exponents of one length"
+    );
+    let digits = (elen * 8).div_ceil(window as usize);
+    let mut rows = Zeroizing::new(vec![0u64; digits * slots]);
+    for (w, row) in rows.chunks_exact_mut(slots).enumerate() {
+        let lo = (digits - 1 - w) * window as usize;
+        for (u, e) in row.iter_mut().enumerate() {
+            let exp = jobs[slot_job(jobs.len(), u)].exp;
+            *e = u64::from(crate::exp::exp_bits(exp, lo, window));
+        }
+    }
+    rows
+}
+
+/// A job's result from its `L` radix-2^52 digits (a value ≤ n): back to 64-bit limbs, then the
+/// one masked subtraction.
+pub(in crate::mont::backend) fn finish_job(job: &mut PowJob<'_>, digits: &[u64]) {
+    from_radix52(job.out, digits);
+    let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
+    nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+}

@@ -1,0 +1,76 @@
+//! The x86-64 AVX-512 IFMA backend: radix-2^52 Montgomery exponentiation with up to eight
+//! independent moduli side by side in the lanes of a 512-bit register (needs AVX512F, AVX512VL
+//! and AVX512IFMA).
+//!
+//! `VPMADD52LUQ` / `VPMADD52HUQ` multiply eight pairs of 52-bit digits and add the low or the
+//! high 52 bits of each 104-bit product to a 64-bit accumulator, so one register holds digit
+//! `j` of eight unrelated numbers ("vertical" layout, the layout of Intel's crypto_mb): lane
+//! `k` of every register belongs to exponentiation `k`. An operation's independent
+//! exponentiations — the CRT halves of a private key, the three or four parts of a multi-prime
+//! key, the parts of several messages of a batch — then run in one instruction stream without
+//! any shuffling between lanes, each lane with its own modulus, exponent and table. This is
+//! paper 004's lesson (run the independent reductions of a multi-prime key on parallel units)
+//! and paper 002's (keep independent carry chains apart) on today's SIMD multiplier. A call
+//! costs the same for one exponentiation or eight; one or two (a two-prime operation) run
+//! faster with both numbers in every register ([`super::ifma_duo`]), which shares this
+//! module's [`Modulus52`] and [`PowJob`]. [`pow_lanes_public_vartime`] is the public-exponent
+//! form, for fault-checking a batch.
+//!
+//! The arithmetic, for `L` digits of 52 bits (`R = 2^(52·L) > 4n`): almost Montgomery
+//! multiplication by operand scanning with the reduction interleaved (CIOS in radix 2^52, the
+//! `cios` file of `mont::algo` in eight lanes). Row `i` takes the quotient `m = lo(t₀·k₀)`
+//! (`k₀ = −n⁻¹ mod 2^52`), adds `m·n` and the next row's `a·bᵢ₊₁` (one row ahead, so that no
+//! product term waits on a quotient), and moves the frame down a digit; the carry out of
+//! position 0 is `⌈t₀/2^52⌉`, so `lo(m·n₀)` is never formed. Squaring is dedicated at every
+//! size: row `i` multiplies `aᵢ` by `a`'s digits from `i` up, those above `i` doubled (`2a` in
+//! 52-bit digits), about `3L²` multiply-adds instead of `4L²`. The 64-bit columns absorb the
+//! unnormalised sums (below 2^60 for `L ≤ 40`); a serial carry pass at the end of each product
+//! brings the digits back below 2^52, which the next product needs (the instructions read only
+//! the low 52 bits of their inputs). Inputs and outputs are `< 2n`; [`pow_lanes`] leaves the
+//! domain with a product by 1, which returns a value `≤ n`, and finishes with one masked
+//! subtraction in the 64-bit form.
+//!
+//! The kernels are assembly written by `build.rs` for every compiled digit count
+//! ([`COMPILED_DIGITS`]): rows unrolled, the frame's positions in registers as far as 22 and in
+//! scratch slots beyond (40 digits need 42), each row's quotient chain first in program order.
+//! Against the intrinsics version they replace (whose squaring was dedicated up to 20 digits
+//! only, and whose accumulator LLVM spilled above that), measured on an AMD EPYC Zen 4 (family
+//! 25 model 17), cycles per product of eight numbers: 20 digits 1,797 → 1,729, 30 digits 4,734
+//! → 3,871, 40 digits 7,852 → 6,756 (`cargo bench -p redc --bench ifma_bound`), about 75 % of
+//! the multiplier's bound; at 10 and 14 digits about 1–2 % slower.
+//!
+//! Constant time: every loop bound is a function of `L`, the window and the exponent's public
+//! length; table entries are read by a scan over all of them with per-lane compare masks
+//! (`VPCMPEQQ` into a mask register, `VMOVDQA64` under mask). No branch or address depends
+//! on a digit, an exponent or a modulus; the generated kernels have no branch but their loop
+//! over a window's squarings, whose count is public.
+//!
+//! The functions are only sound on CPUs with the three extensions: they are reachable only
+//! through a [`Token`], which only [`Token::get`] makes after the CPU said so.
+//!
+//! The module's files, one concern each: `detect` (the [`Token`]), `radix` ([`Modulus52`] and
+//! the conversions to and from 52-bit digits), `jobs` ([`PowJob`], the window model and the
+//! staging the two-number forms share), and `lanes` (the lane kernels and [`pow_lanes`]).
+
+mod detect;
+mod jobs;
+mod lanes;
+mod radix;
+
+pub use detect::Token;
+pub(in crate::mont::backend) use jobs::{check_shapes, exp_digit_rows, finish_job, slot_job};
+pub use jobs::{window_for, PowJob};
+pub use lanes::{
+    digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, COMPILED_DIGITS,
+};
+pub use radix::{digits_for_bits, Modulus52};
+pub(in crate::mont::backend) use radix::{from_radix52, to_radix52};
+
+/// Exponentiations one call runs side by side (the 64-bit lanes of a 512-bit register).
+pub const LANES: usize = 8;
+
+/// The largest digit count supported: `40·52 = 2080` bits, enough for the 2048-bit primes of
+/// 4096-bit two-prime keys.
+pub const MAX_DIGITS: usize = 40;
+
+pub(in crate::mont::backend) const MASK52: u64 = (1 << 52) - 1;
