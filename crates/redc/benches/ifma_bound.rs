@@ -7,8 +7,10 @@
 //! per cycle). Peak rate: independent 512-bit `VPMADD52LUQ`s. Each row times whole
 //! exponentiations with a full-length exponent and the production window, and divides by
 //! the number of Montgomery products they take; the multiply-adds per product come from the
-//! generated kernels (duo and lane forms) or from the loops' shape (pair form, written out
-//! below). A 128-bit multiply-add counts as half a 512-bit one.
+//! generated kernels (duo and lane forms) or from the loops' shape (pair and wide forms,
+//! written out below). A 128-bit multiply-add counts as half a 512-bit one. The wide form
+//! (one modulus across the lanes, for verification and the fault check) is timed on
+//! exponentiations by e = 65537 at the RSA moduli's sizes.
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
@@ -182,6 +184,35 @@ mod imp {
                 let pair = 2.0 * lf * (4.0 * (d.div_ceil(8) as f64) + 1.0);
                 row("pair", d, 2, Some((pair, pair)));
             }
+        }
+        // The wide form: one modulus across the lanes, a public exponent (e = 65537: 16
+        // squarings, one product, and the products entering and leaving the domain).
+        for bits in [1024usize, 2048, 3072, 4096] {
+            let m = modulus(bits, &mut seed);
+            let l = bits / 64;
+            let d = ifma::digits_for_bits(bits);
+            let m52 = Modulus52::new_wide(&m, d).expect("fits");
+            let mut base: Vec<u64> = (0..l).map(|_| lcg(&mut seed)).collect();
+            base[l - 1] >>= 1;
+            let mut out = vec![0u64; l];
+            let ns = time_ns(5, 50, || {
+                let mut job = PowJob {
+                    out: &mut out,
+                    base: &base,
+                    exp: &[],
+                    modulus: &m52,
+                };
+                ifma_pair::pow_wide_public_vartime(token, &mut job, &[1, 0, 1]);
+            });
+            let cycles = ns * ghz / 19.0;
+            let per = d as f64 * (4.0 * d.div_ceil(8) as f64 + 1.0);
+            let bound = per / peak;
+            println!(
+                "{:<7} {d:>6} {:>7} {cycles:>10.0} {per:>12.0} {bound:>11.0} {:>8.0}%",
+                "wide",
+                1,
+                100.0 * bound / cycles
+            );
         }
     }
 }

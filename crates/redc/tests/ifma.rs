@@ -524,21 +524,31 @@ fn public_exponent_lanes_match_num_bigint() {
 }
 
 #[test]
-fn duo_public_exponent_matches_num_bigint() {
+fn wide_public_exponent_matches_num_bigint() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(22);
-    for &digits in &DUO_DIGITS {
+    // Every register count 1..=10 at its edges, and the RSA moduli's own sizes (3072 and
+    // 4096 bits run on 60 and 79 digits, and on 80).
+    let mut shapes: Vec<(u64, usize)> = Vec::new();
+    for digits in [
+        1usize, 2, 7, 8, 9, 16, 20, 33, 40, 41, 48, 56, 57, 64, 65, 72, 73, 80,
+    ] {
+        shapes.push(((52 * digits - 2) as u64, digits));
+    }
+    shapes.extend([(1024, 20), (2048, 40), (3072, 60), (4096, 79), (4096, 80)]);
+    let mut cases: Vec<(BigUint, u64, usize)> = shapes
+        .into_iter()
+        .map(|(bits, digits)| (random_modulus(&mut rng, bits), bits, digits))
+        .collect();
+    // Edge moduli (2^k − 1 and 2^(k−1) + 1): carries through runs of all-ones digits.
+    for digits in [8usize, 40, 80] {
         let bits = (52 * digits - 2) as u64;
-        let s = limbs_needed::<u64>(&(BigUint::from(1u32) << bits));
-        let moduli: Vec<BigUint> = (0..2).map(|_| random_modulus(&mut rng, bits)).collect();
-        let m: Vec<Modulus<u64>> = moduli
-            .iter()
-            .map(|n| Modulus::new(&limbs::<u64>(n, s)).unwrap())
-            .collect();
-        let m52: Vec<Modulus52> = m
-            .iter()
-            .map(|m| Modulus52::new(m, digits).unwrap())
-            .collect();
+        cases.extend(edge_moduli(bits).into_iter().map(|n| (n, bits, digits)));
+    }
+    for (n, bits, digits) in cases {
+        let s = limbs_needed::<u64>(&n);
+        let m = Modulus::new(&limbs::<u64>(&n, s)).unwrap();
+        let m52 = Modulus52::new_wide(&m, digits).unwrap();
         let exps: [&[u8]; 6] = [
             &[],
             &[1],
@@ -548,40 +558,43 @@ fn duo_public_exponent_matches_num_bigint() {
             &[0xde, 0xad, 0xbe, 0xef, 0x01],
         ];
         for e in exps {
-            for count in [1, 2] {
-                let bases: Vec<BigUint> = moduli[..count]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| {
-                        if i == 0 {
-                            n - 1u32
-                        } else {
-                            rng.gen_biguint_below(n)
-                        }
-                    })
-                    .collect();
-                let base_limbs: Vec<Vec<u64>> = bases.iter().map(|b| limbs(b, s)).collect();
-                let mut outs = vec![vec![0u64; s]; count];
-                let mut jobs: Vec<PowJob<'_>> = outs
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, out)| PowJob {
-                        out,
-                        base: &base_limbs[i],
-                        exp: &[],
-                        modulus: &m52[i],
-                    })
-                    .collect();
-                ifma_duo::pow_duo_public_vartime(token, &mut jobs, e);
-                let ev = BigUint::from_bytes_be(e);
-                for i in 0..count {
-                    assert_eq!(
-                        big(&outs[i]),
-                        bases[i].modpow(&ev, &moduli[i]),
-                        "{digits} digits, e {e:?}, job {i} of {count}"
-                    );
-                }
+            let bases = [
+                n.clone() - 1u32,
+                BigUint::from(0u32),
+                BigUint::from(1u32),
+                rng.gen_biguint_below(&n),
+            ];
+            for base in bases {
+                let base_limbs = limbs(&base, s);
+                let mut out = vec![0u64; s];
+                let mut job = PowJob {
+                    out: &mut out,
+                    base: &base_limbs,
+                    exp: &[],
+                    modulus: &m52,
+                };
+                redc::mont::backend::ifma_pair::pow_wide_public_vartime(token, &mut job, e);
+                assert_eq!(
+                    big(&out),
+                    base.modpow(&BigUint::from_bytes_be(e), &n),
+                    "{bits} bits in {digits} digits, e {e:?}"
+                );
             }
         }
     }
+}
+
+#[test]
+fn modulus52_wide_takes_up_to_eighty_digits() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let n = random_modulus(&mut rng, 4096);
+    let m = Modulus::<u64>::new(&limbs::<u64>(&n, 64)).unwrap();
+    assert!(Modulus52::new(&m, 79).is_none(), "beyond MAX_DIGITS");
+    assert!(Modulus52::new_wide(&m, 78).is_none(), "too few digits");
+    assert!(Modulus52::new_wide(&m, 79).is_some());
+    assert!(Modulus52::new_wide(&m, 80).is_some());
+    assert!(
+        Modulus52::new_wide(&m, 81).is_none(),
+        "beyond MAX_WIDE_DIGITS"
+    );
 }

@@ -32,6 +32,13 @@
 //!   `tri_regs16` (2048-bit keys); on Zen 3 the window form was 5–7 % faster, and on Zen 4
 //!   (family 25 model 17) about 3 % (1,960 against 1,902 sign/s).
 //!
+//! The public exponentiation (verification and the fault check, [`super::PublicPow`]) runs one
+//! number across the lanes ([`super::ifma_pair::pow_wide_public_vartime`]) on every IFMA kind,
+//! from 1024-bit moduli up: measured on the AMD EPYC Zen 4 (family 25 model 17, 1.1–2.4× the
+//! previous forms, figures at `PUBLIC_WIDE_MIN_DIGITS` in `mont/backend/mod.rs`); on Intel its
+//! product is the pair form's, measured there for private operations, but the public path
+//! itself has not run on an Intel CPU yet.
+//!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
 

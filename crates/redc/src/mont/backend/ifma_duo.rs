@@ -193,51 +193,6 @@ pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     finish(jobs, &result, nv);
 }
 
-/// `job.out = job.base^exp mod job.modulus` for one or two jobs, both in every register, for
-/// a **public** exponent shared by both (RSA's `e`: verification and the fault check):
-/// left-to-right binary, the squarings between set bits in one run, so the time depends on
-/// `exp` (which must not be secret) but not on the bases or the moduli. The jobs' own `exp`
-/// fields are not read. Shapes as for [`pow_duo`].
-pub fn pow_duo_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
-    let (nv, inputs) = stage(jobs);
-    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
-    let mut scratch = Zeroizing::new(Scratch([0; duo_asm::SCRATCH_BYTES / 8]));
-    let mut one = [0u64; BUF];
-    one[0] = 1;
-    one[1] = 1;
-    let mut x = Zeroizing::new([0u64; BUF]);
-    let mut acc = Zeroizing::new([0u64; BUF]);
-    let mut tmp = Zeroizing::new([0u64; BUF]);
-    // Public exponent: its bits may steer the loop.
-    let bits = crate::exp::exp_bit_len_vartime(exp);
-    // SAFETY: (every kernel call) the token proves AVX512F, AVX512VL and AVX512IFMA; nv is
-    // 3..=10 (stage).
-    unsafe {
-        mul(nv, &mut x, &c, &inputs.base, &inputs.rr, &mut scratch);
-        if bits == 0 {
-            mul(nv, &mut acc, &c, &inputs.rr, &one, &mut scratch);
-        } else {
-            *acc = *x;
-            let mut run = 0;
-            for i in (0..bits - 1).rev() {
-                run += 1;
-                if crate::exp::exp_bits(exp, i, 1) == 1 {
-                    sqr_run(nv, &mut acc, &c, &mut scratch, run);
-                    run = 0;
-                    mul(nv, &mut tmp, &c, &acc, &x, &mut scratch);
-                    *acc = *tmp;
-                }
-            }
-            if run > 0 {
-                sqr_run(nv, &mut acc, &c, &mut scratch, run);
-            }
-        }
-        // Leave the domain: a product by 1 gives a value ≤ n.
-        mul(nv, &mut tmp, &c, &acc, &one, &mut scratch);
-    }
-    finish(jobs, &tmp, nv);
-}
-
 /// Checks the shapes (panics on a mismatch: the caller's public shapes) and lays both jobs'
 /// moduli, constants and bases out interleaved; returns the register count `L / 4` and them.
 fn stage(jobs: &[PowJob<'_>]) -> (usize, Zeroizing<Inputs>) {

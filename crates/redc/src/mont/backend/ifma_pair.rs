@@ -33,11 +33,11 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::ifma::{
     check_shapes, exp_digit_rows, finish_job, slot_job, to_radix52, PowJob, Token, MASK52,
-    MAX_DIGITS,
+    MAX_WIDE_DIGITS,
 };
 
-/// Digits in one scalar buffer: every compiled count plus the zero read past the end.
-const BUF: usize = MAX_DIGITS + 8;
+/// Digits in one scalar buffer: every count this form runs plus the zero read past the end.
+const BUF: usize = MAX_WIDE_DIGITS + 8;
 
 type V = __m512i;
 
@@ -87,6 +87,103 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     }
 }
 
+/// `job.out = job.base^exp mod job.modulus` for one job, its number spread across the lanes
+/// of up to ten registers (digit counts up to [`MAX_WIDE_DIGITS`], i.e. moduli up to 4,158
+/// bits), for a **public** exponent (RSA's `e`: verification and the fault check):
+/// left-to-right binary, so the time depends on `exp` (which must not be secret) but not on
+/// the base or the modulus. The job's own `exp` field is not read.
+///
+/// One number has only one quotient chain, but at 60 and 80 digits (3072- and 4096-bit
+/// moduli) a step's eight to ten registers of multiply-adds take longer than the chain, so
+/// the multiplier stays busy; these sizes are beyond the duo kernels' registers.
+pub fn pow_wide_public_vartime(_: Token, job: &mut PowJob<'_>, exp: &[u8]) {
+    let l = job.modulus.digits;
+    assert!(
+        job.base.len() == job.modulus.limbs() && job.out.len() == job.modulus.limbs(),
+        "base and result of the modulus's limb count"
+    );
+    let mut inputs = Zeroizing::new(Inputs {
+        n: [[0; BUF]; 2],
+        rr: [[0; BUF]; 2],
+        base: [[0; BUF]; 2],
+        k0: [0; 2],
+    });
+    inputs.n[0][..l].copy_from_slice(&job.modulus.n);
+    inputs.rr[0][..l].copy_from_slice(&job.modulus.rr);
+    to_radix52(&mut inputs.base[0][..l], job.base);
+    inputs.k0[0] = job.modulus.k0;
+    let mut result = Zeroizing::new([0u64; BUF]);
+    // SAFETY: (each arm) the token proves AVX512F, AVX512VL and AVX512IFMA.
+    match l.div_ceil(8) {
+        // SAFETY: see above.
+        1 => unsafe { wide_public_core::<1>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        2 => unsafe { wide_public_core::<2>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        3 => unsafe { wide_public_core::<3>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        4 => unsafe { wide_public_core::<4>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        5 => unsafe { wide_public_core::<5>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        6 => unsafe { wide_public_core::<6>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        7 => unsafe { wide_public_core::<7>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        8 => unsafe { wide_public_core::<8>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        9 => unsafe { wide_public_core::<9>(&mut result, &inputs, l, exp) },
+        // SAFETY: see above.
+        10 => unsafe { wide_public_core::<10>(&mut result, &inputs, l, exp) },
+        _ => unreachable!("Modulus52 has at most MAX_WIDE_DIGITS = 80 digits"),
+    }
+    finish_job(job, &result[..l]);
+}
+
+/// The public exponentiation of [`pow_wide_public_vartime`] for a number of `NV` registers.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn wide_public_core<const NV: usize>(
+    out: &mut Digits,
+    inputs: &Inputs,
+    l: usize,
+    exp: &[u8],
+) {
+    let one_n = Pair::<NV, 1> {
+        l,
+        n: [load_num(&inputs.n[0])],
+        k0: [_mm512_set1_epi64(inputs.k0[0] as i64)],
+    };
+    let mut one = [0u64; BUF];
+    one[0] = 1;
+    let mut d = Zeroizing::new([[0u64; BUF]; 1]);
+    let mut x = Zeroizing::new([[0u64; BUF]; 1]);
+    // x = base·R mod n (digits in `x`, registers in `xv`).
+    let xv = one_n.amm(&mut x, &[load_num(&inputs.base[0])], [&inputs.rr[0]]);
+    // Public exponent: its bits may steer the loop.
+    let bits = crate::exp::exp_bit_len_vartime(exp);
+    let acc = if bits == 0 {
+        one_n.amm(&mut d, &[load_num(&inputs.rr[0])], [&one])
+    } else {
+        d[0] = x[0];
+        let mut acc = xv;
+        for i in (0..bits - 1).rev() {
+            let b = d[0];
+            acc = one_n.amm(&mut d, &acc, [&b]);
+            if crate::exp::exp_bits(exp, i, 1) == 1 {
+                acc = one_n.amm(&mut d, &acc, [&x[0]]);
+            }
+        }
+        acc
+    };
+    // Leave the domain: a product by 1 gives a value ≤ n.
+    let mut o = Zeroizing::new([[0u64; BUF]; 1]);
+    one_n.amm(&mut o, &acc, [&one]);
+    *out = o[0];
+}
+
 /// Both numbers' inputs in digit form.
 struct Inputs {
     n: [Digits; 2],
@@ -109,9 +206,10 @@ impl Zeroize for Inputs {
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn load_num<const NV: usize>(d: &Digits) -> [V; NV] {
+    const { assert!(8 * NV <= MAX_WIDE_DIGITS) };
     let mut r = [_mm512_setzero_si512(); NV];
     for (v, x) in r.iter_mut().enumerate() {
-        // SAFETY: 8·NV ≤ 40 < BUF readable u64s.
+        // SAFETY: 8·NV ≤ 80 < BUF readable u64s (asserted above).
         *x = unsafe { _mm512_loadu_si512(d[8 * v..].as_ptr() as *const _) };
     }
     r
@@ -120,38 +218,41 @@ fn load_num<const NV: usize>(d: &Digits) -> [V; NV] {
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn store_num<const NV: usize>(d: &mut Digits, x: &[V; NV]) {
+    const { assert!(8 * NV <= MAX_WIDE_DIGITS) };
     for (v, &x) in x.iter().enumerate() {
-        // SAFETY: 8·NV ≤ 40 < BUF writable u64s.
+        // SAFETY: 8·NV ≤ 80 < BUF writable u64s (asserted above).
         unsafe { _mm512_storeu_si512(d[8 * v..].as_mut_ptr() as *mut _, x) };
     }
 }
 
-/// The two numbers' moduli and constants, in registers.
-struct Pair<const NV: usize> {
+/// `U` numbers' moduli and constants, in registers: the two CRT halves of a private
+/// operation ([`pow_pair`]), or one modulus of a public exponentiation
+/// ([`pow_wide_public_vartime`]).
+struct Pair<const NV: usize, const U: usize> {
     l: usize,
-    n: [[V; NV]; 2],
+    n: [[V; NV]; U],
     /// `k₀` of each number in every lane.
-    k0: [V; 2],
+    k0: [V; U],
 }
 
-impl<const NV: usize> Pair<NV> {
-    /// `out[u] = a[u]·b[u]·R⁻¹ (mod nᵤ)` for both numbers, `< 2n` for inputs `< 2n`: `a` in
+impl<const NV: usize, const U: usize> Pair<NV, U> {
+    /// `out[u] = a[u]·b[u]·R⁻¹ (mod nᵤ)` for every number, `< 2n` for inputs `< 2n`: `a` in
     /// registers, `b` as digits in memory; `out` gets the normalised digits (zero beyond
     /// `L`) and the function returns them in registers.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn amm(&self, out: &mut [Digits; 2], a: &[[V; NV]; 2], b: [&Digits; 2]) -> [[V; NV]; 2] {
+    fn amm(&self, out: &mut [Digits; U], a: &[[V; NV]; U], b: [&Digits; U]) -> [[V; NV]; U] {
         let zero = _mm512_setzero_si512();
-        let mut acc = [[zero; NV]; 2];
-        let mut bi = [zero; 2];
-        for u in 0..2 {
+        let mut acc = [[zero; NV]; U];
+        let mut bi = [zero; U];
+        for u in 0..U {
             bi[u] = _mm512_set1_epi64(b[u][0] as i64);
             for v in 0..NV {
                 acc[u][v] = _mm512_madd52lo_epu64(zero, a[u][v], bi[u]);
             }
         }
         for i in 0..self.l {
-            for u in 0..2 {
+            for u in 0..U {
                 // b beyond L digits is zero, so the last step adds nothing for bᵢ₊₁.
                 let bn = _mm512_set1_epi64(b[u][i + 1] as i64);
                 // y = lo(acc₀·k₀) in every lane, kept in the vector unit.
@@ -177,7 +278,7 @@ impl<const NV: usize> Pair<NV> {
         }
         // Back to 52-bit digits, in registers; the digits also go to memory for the next
         // product's `b`.
-        for u in 0..2 {
+        for u in 0..U {
             normalise(&mut acc[u]);
             store_num(&mut out[u], &acc[u]);
         }
@@ -194,6 +295,7 @@ impl<const NV: usize> Pair<NV> {
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn normalise<const NV: usize>(x: &mut [V; NV]) {
+    const { assert!(NV <= 16, "the carry masks hold 128 digits") };
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let zero = _mm512_setzero_si512();
     let mut carry = [zero; NV];
@@ -206,10 +308,10 @@ fn normalise<const NV: usize>(x: &mut [V; NV]) {
         // Lane 0 gets the top lane of the register below, the others their neighbour's.
         x[v] = _mm512_add_epi64(x[v], _mm512_alignr_epi64::<7>(carry[v], below));
     }
-    let (mut g, mut p) = (0u64, 0u64);
+    let (mut g, mut p) = (0u128, 0u128);
     for (v, &xv) in x.iter().enumerate() {
-        g |= u64::from(_mm512_cmpgt_epu64_mask(xv, mask)) << (8 * v);
-        p |= u64::from(_mm512_cmpeq_epu64_mask(xv, mask)) << (8 * v);
+        g |= u128::from(_mm512_cmpgt_epu64_mask(xv, mask)) << (8 * v);
+        p |= u128::from(_mm512_cmpeq_epu64_mask(xv, mask)) << (8 * v);
     }
     // Bit j: whether digit j receives a carry (from an overflow below, or passed along a run
     // of 2^52 − 1 digits).
@@ -249,7 +351,7 @@ unsafe fn pair_core<const NV: usize>(
     l: usize,
     window: u32,
 ) {
-    let pair = Pair::<NV> {
+    let pair = Pair::<NV, 2> {
         l,
         n: [load_num(&inputs.n[0]), load_num(&inputs.n[1])],
         k0: [
@@ -334,6 +436,14 @@ mod tests {
         if Token::get().is_none() {
             return;
         }
+        // Three registers (the pair form's 24 digits) and ten (the wide form's 80, whose
+        // carry masks pass 64 bits).
+        check_normalise::<3>();
+        check_normalise::<10>();
+    }
+
+    fn check_normalise<const NV: usize>() {
+        let w = 8 * NV;
         let picks = [
             0,
             1,
@@ -344,25 +454,32 @@ mod tests {
             (1 << 60) + 12345,
         ];
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut cases: Vec<[u64; 24]> = vec![
-            // A carry rippling through every lane and both register boundaries.
+        let mut cases: Vec<Vec<u64>> = vec![
+            // A carry rippling through every lane and every register boundary.
             {
-                let mut d = [MASK52; 24];
+                let mut d = vec![MASK52; w];
                 d[0] = MASK52 + 1;
-                d[23] = 0;
+                d[w - 1] = 0;
                 d
             },
             // An overflow at the top of a register and a run above it.
             {
-                let mut d = [0; 24];
+                let mut d = vec![0; w];
                 d[7] = 1 << 55;
                 d[8..16].fill(MASK52);
                 d
             },
+            // An overflow below digit 64 rippling across the masks' 64-bit boundary.
+            {
+                let mut d = vec![0; w];
+                d[w / 2] = MASK52 + 1;
+                d[w / 2 + 1..w - 1].fill(MASK52);
+                d
+            },
         ];
         for _ in 0..2000 {
-            let mut d = [0u64; 24];
-            for x in d[..23].iter_mut() {
+            let mut d = vec![0u64; w];
+            for x in d[..w - 1].iter_mut() {
                 state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
                 *x = picks[(state >> 40) as usize % picks.len()];
             }
@@ -370,14 +487,14 @@ mod tests {
         }
         for d in cases {
             let mut buf = [0u64; BUF];
-            buf[..24].copy_from_slice(&d);
-            // SAFETY: the token above proves the extensions.
+            buf[..w].copy_from_slice(&d);
+            // SAFETY: the caller checked the extensions.
             unsafe {
-                let mut x: [V; 3] = load_num(&buf);
+                let mut x: [V; NV] = load_num(&buf);
                 normalise(&mut x);
                 store_num(&mut buf, &x);
             }
-            assert_eq!(&buf[..24], &reference(&d)[..], "{d:x?}");
+            assert_eq!(&buf[..w], &reference(&d)[..], "{NV} registers: {d:x?}");
         }
     }
 }

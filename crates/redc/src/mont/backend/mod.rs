@@ -185,25 +185,26 @@ impl Backend {
     }
 }
 
-/// The smallest duo digit count [`PublicPow`] uses: one modulus fills both halves of the duo
-/// form, which at 20 digits (1024-bit moduli) measured no faster than the 16-limb MULX kernel
-/// on an AMD EPYC Zen 4 (family 25 model 17; `redc speed --bits 1024`, alternating, medians of
-/// five: verification 250,195 against 257,697/s) while at 40 digits (2048 bits) it is 24 %
-/// faster (96,670 against 77,907/s).
+/// The smallest digit count [`PublicPow`] runs on the IFMA kernels: one number across the
+/// lanes ([`ifma_pair::pow_wide_public_vartime`]). On an AMD EPYC Zen 4 (family 25 model 17;
+/// `redc speed`, alternating on one pinned core, medians of three) it verified 301k against
+/// 271k/s (16-limb MULX) at 1024 bits, 141k against 98k/s (the duo form with the modulus in
+/// both halves) at 2048, 75k against 36k/s (MULX) at 3072 and 49k against 20k/s at 4096.
+/// Smaller moduli (not measured) keep the MULX kernel.
 #[cfg(target_arch = "x86_64")]
-const PUBLIC_DUO_MIN_DIGITS: usize = 32;
+const PUBLIC_WIDE_MIN_DIGITS: usize = 20;
 
 /// A modulus prepared for the backend's exponentiation by a **public** exponent (RSA's `e`,
 /// for verification and the fault check), where the backend has one faster than its kernel's
-/// binary and sliding-window methods: on the ifma backend, where the CPU kind runs the duo
-/// form ([`cpu::Forms`]), moduli of 32 to 40 digits of 52 bits (1,561 to 2,078 bits) run on
-/// the duo kernels ([`ifma_duo::pow_duo_public_vartime`]); and for many bases at once
+/// binary and sliding-window methods: on the ifma backend, moduli of 20 to 80 digits of 52
+/// bits (1,039 to 4,158 bits) run one number across the lanes
+/// ([`ifma_pair::pow_wide_public_vartime`]); and for many bases at once
 /// ([`PublicPow::pow_many_vartime`]), moduli of a compiled lane digit count (up to 2,078 bits)
 /// run eight per call in the lanes. Built once per key; cheap to clone.
 #[derive(Clone, Default)]
 pub struct PublicPow {
     #[cfg(target_arch = "x86_64")]
-    duo: Option<(ifma::Token, ifma::Modulus52)>,
+    wide: Option<(ifma::Token, ifma::Modulus52)>,
     #[cfg(target_arch = "x86_64")]
     lanes: Option<(ifma::Token, ifma::Modulus52)>,
 }
@@ -222,25 +223,20 @@ impl PublicPow {
     pub fn new(m: &Modulus<u64>, kernel: &Kernel<u64>) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            // A lone modulus takes both halves of the duo form; below 32 digits (1,560 bits)
-            // that is no faster than the MULX kernel (Zen 4: 1024-bit verification 250,000
-            // against 258,000/s, see `PUBLIC_DUO_MIN_DIGITS`).
-            // Only where the CPU kind runs the duo form (see `cpu`'s table).
-            let duo_kind = cpu::Forms::current().ifma_two_prime == cpu::IfmaTwoPrime::Duo;
-            let duo = ifma::Token::get()
-                .filter(|_| kernel.lanes && duo_kind)
-                .and_then(|t| {
-                    let d = ifma_duo::duo_digits_for(m.bits())?;
-                    if d < PUBLIC_DUO_MIN_DIGITS {
-                        return None;
-                    }
-                    Some((t, ifma::Modulus52::new(m, d)?))
-                });
+            // Every IFMA kind: the wide form's product is the pair form's (measured on the
+            // Intel Xeon for private operations, see `cpu`), one number instead of two.
+            let wide = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
+                let d = ifma::digits_for_bits(m.bits());
+                if d < PUBLIC_WIDE_MIN_DIGITS {
+                    return None;
+                }
+                Some((t, ifma::Modulus52::new_wide(m, d)?))
+            });
             let lanes = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
                 let d = ifma::digits_for(m.bits())?;
                 Some((t, ifma::Modulus52::new(m, d)?))
             });
-            PublicPow { duo, lanes }
+            PublicPow { wide, lanes }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -253,7 +249,7 @@ impl PublicPow {
     pub fn is_prepared(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            self.duo.is_some()
+            self.wide.is_some()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -266,14 +262,14 @@ impl PublicPow {
     /// must be public; constant time in `x` and `m`.
     pub fn pow_vartime(&self, out: &mut [u64], x: &[u64], exp: &[u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let Some((token, m52)) = &self.duo {
-            let mut job = [ifma::PowJob {
+        if let Some((token, m52)) = &self.wide {
+            let mut job = ifma::PowJob {
                 out,
                 base: x,
                 exp: &[],
                 modulus: m52,
-            }];
-            ifma_duo::pow_duo_public_vartime(*token, &mut job, exp);
+            };
+            ifma_pair::pow_wide_public_vartime(*token, &mut job, exp);
             return true;
         }
         let _ = (out, x, exp);
@@ -285,10 +281,10 @@ impl PublicPow {
     /// did (the caller does the rest, e.g. by [`PublicPow::pow_vartime`] or the kernel).
     /// Variable time in `exp` only, which must be public.
     ///
-    /// On the ifma backend the lanes run from four inputs per call above 20 digits and from
-    /// two at 20 digits and below (with e = 65537 a call of eight 2048-bit exponentiations
-    /// took 42 µs against 97 µs for eight on MULX, on an Intel Xeon, family 6 model 207, so a
-    /// call costs about 3.5 single ones).
+    /// On the ifma backend the lanes run from four inputs per call at 20 digits and below and
+    /// from six above: a call of eight with e = 65537 cost about 3.2 single wide
+    /// exponentiations ([`PublicPow::pow_vartime`]) at 1024 bits (10.0 against 3.2 µs) and 5.1
+    /// at 2048 (36.1 against 7.0 µs), on an AMD EPYC Zen 4 (family 25 model 17).
     pub fn pow_many_vartime(
         &self,
         outs: &mut [Zeroizing<alloc::vec::Vec<u64>>],
@@ -298,7 +294,7 @@ impl PublicPow {
         let mut done = 0;
         #[cfg(target_arch = "x86_64")]
         if let Some((token, m52)) = &self.lanes {
-            let least = if m52.digits() <= 20 { 2 } else { 4 };
+            let least = if m52.digits() <= 20 { 4 } else { 6 };
             for (outs, ins) in outs.chunks_mut(ifma::LANES).zip(xs.chunks(ifma::LANES)) {
                 if ins.len() < least {
                     break;

@@ -73,4 +73,9 @@ pub const LANES: usize = 8;
 /// 4096-bit two-prime keys.
 pub const MAX_DIGITS: usize = 40;
 
+/// The largest digit count of the wide public exponentiation
+/// ([`crate::mont::backend::ifma_pair::pow_wide_public_vartime`]): `80·52 = 4160` bits, enough
+/// for 4096-bit moduli (verification and the fault check of 4096-bit keys).
+pub const MAX_WIDE_DIGITS: usize = 80;
+
 pub(in crate::mont::backend) const MASK52: u64 = (1 << 52) - 1;

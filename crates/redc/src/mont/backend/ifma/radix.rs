@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
 
-use super::{MASK52, MAX_DIGITS};
+use super::{MASK52, MAX_DIGITS, MAX_WIDE_DIGITS};
 use crate::mont::Modulus;
 use crate::nat;
 
@@ -49,7 +49,17 @@ impl Modulus52 {
     /// form). Constant time in `m`'s value (it may be a secret prime): `2^(104·digits) mod n`
     /// by masked doublings from `2^(128·s)` or `2^(64·s) mod n`.
     pub fn new(m: &Modulus<u64>, digits: usize) -> Option<Self> {
-        if digits < digits_for_bits(m.bits()) || digits > MAX_DIGITS {
+        Self::with_cap(m, digits, MAX_DIGITS)
+    }
+
+    /// As [`Modulus52::new`], up to [`MAX_WIDE_DIGITS`] digits: for the wide public
+    /// exponentiation only ([`pow_wide_public_vartime`](crate::mont::backend::ifma_pair::pow_wide_public_vartime)).
+    pub fn new_wide(m: &Modulus<u64>, digits: usize) -> Option<Self> {
+        Self::with_cap(m, digits, MAX_WIDE_DIGITS)
+    }
+
+    fn with_cap(m: &Modulus<u64>, digits: usize, cap: usize) -> Option<Self> {
+        if digits < digits_for_bits(m.bits()) || digits > cap {
             return None;
         }
         let s = m.limbs();
