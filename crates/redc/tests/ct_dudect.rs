@@ -1,0 +1,243 @@
+//! A fixed-vs-random timing test in the dudect style (Reparaz, Balasch, Verbauwhede, DATE
+//! 2017) of the exponentiations **as they run on this CPU**: every backend's fixed-window
+//! exponentiation and every IFMA form (lanes, pair, duo) with the secret exponent as the class
+//! (all zeros against random), and the wide public exponentiation with the base as the class
+//! (1 against random: it fault-checks a signature that is still secret). This executes the
+//! compiled Rust drivers around the assembly kernels (window digits, table scans, copies), which
+//! the static check of `ct_asm.rs` does not cover and Valgrind cannot run on ADX or AVX-512.
+//!
+//! Each measurement times one call, the class drawn at random for each, both classes on the
+//! same modulus and base; Welch's t statistic is taken on the measurements below the pooled
+//! 90th percentile (cropping the upper tail, where interrupts land, as dudect does). A form
+//! fails if `|t|` exceeds [`LIMIT`], the level dudect reports as a definite leak. A negative
+//! control runs the same harness on the variable-time square-and-multiply of `exp::binary`
+//! (one multiplication per set bit: a top-bit-only exponent against random ones) and must
+//! exceed it, so the test can fail.
+//!
+//! What it cannot show: leaks smaller than this many measurements resolve, or ones that need
+//! another class of inputs. It complements the other checks (see `docs/constant-time.md`).
+
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use num_bigint::BigUint;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use redc::exp::{binary, fixed};
+use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
+use redc::mont::backend::{ifma_duo, ifma_pair, portable_kernel, Backend};
+use redc::mont::Modulus;
+
+/// dudect's threshold for a definite difference between the classes.
+const LIMIT: f64 = 10.0;
+
+/// Measurements per class.
+const PER_CLASS: usize = 4000;
+
+/// The modulus size: 512 bits, so that a measurement is tens of microseconds.
+const BITS: u64 = 512;
+
+/// Welch's t statistic of two samples.
+fn welch(a: &[f64], b: &[f64]) -> f64 {
+    let stats = |x: &[f64]| {
+        let n = x.len() as f64;
+        let m = x.iter().sum::<f64>() / n;
+        let v = x.iter().map(|y| (y - m) * (y - m)).sum::<f64>() / (n - 1.0);
+        (n, m, v)
+    };
+    let (na, ma, va) = stats(a);
+    let (nb, mb, vb) = stats(b);
+    (ma - mb) / (va / na + vb / nb).sqrt()
+}
+
+/// `|t|` of `f(class)`'s time over the two classes (see the module documentation).
+fn t_of(rng: &mut ChaCha8Rng, mut f: impl FnMut(usize)) -> f64 {
+    for c in 0..200 {
+        f(c % 2);
+    }
+    let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    while times[0].len() < PER_CLASS || times[1].len() < PER_CLASS {
+        let class = rng.gen_range(0..2usize);
+        let t = Instant::now();
+        f(class);
+        times[class].push(t.elapsed().as_nanos() as f64);
+    }
+    let mut pooled: Vec<f64> = times[0].iter().chain(&times[1]).copied().collect();
+    pooled.sort_by(|a, b| a.total_cmp(b));
+    let cut = pooled[pooled.len() * 9 / 10];
+    let crop = |x: &[f64]| x.iter().copied().filter(|&v| v < cut).collect::<Vec<f64>>();
+    welch(&crop(&times[0]), &crop(&times[1])).abs()
+}
+
+/// A 512-bit odd modulus, a base below it, and the two classes' exponents: all zeros, and
+/// random ones (a fresh exponent per call is drawn from a pool, so that the random class is
+/// random).
+struct Setup {
+    m: Modulus<u64>,
+    base: Vec<u64>,
+    zero: Vec<u8>,
+    random: Vec<Vec<u8>>,
+}
+
+fn setup(rng: &mut ChaCha8Rng) -> Setup {
+    let n = common::random_modulus(rng, BITS);
+    let s = (BITS / 64) as usize;
+    let m = Modulus::new(&common::limbs::<u64>(&n, s)).unwrap();
+    let base = common::limbs::<u64>(&(n - BigUint::from(12345u32)), s);
+    let len = (BITS / 8) as usize;
+    let random = (0..64)
+        .map(|_| (0..len).map(|_| rng.gen()).collect())
+        .collect();
+    Setup {
+        m,
+        base,
+        zero: vec![0; len],
+        random,
+    }
+}
+
+impl Setup {
+    fn exp(&self, class: usize, i: &mut usize) -> &[u8] {
+        *i += 1;
+        if class == 0 {
+            &self.zero
+        } else {
+            &self.random[*i % self.random.len()]
+        }
+    }
+}
+
+/// Runs one IFMA form on two jobs (the two CRT halves' shape) with the class's exponent.
+fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize, i: &mut usize) {
+    let s = st.m.limbs();
+    let (mut o0, mut o1) = (vec![0u64; s], vec![0u64; s]);
+    let e = st.exp(class, i);
+    let mut jobs = [
+        PowJob {
+            out: &mut o0,
+            base: &st.base,
+            exp: e,
+            modulus: m52,
+        },
+        PowJob {
+            out: &mut o1,
+            base: &st.base,
+            exp: e,
+            modulus: m52,
+        },
+    ];
+    match form {
+        "lanes" => ifma::pow_lanes(token, &mut jobs, 4),
+        "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
+        _ => ifma_duo::pow_duo(token, &mut jobs, 4),
+    }
+    black_box(&o0);
+}
+
+#[test]
+fn exponentiations_show_no_timing_difference_between_secret_classes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xd0de_c7);
+    let st = setup(&mut rng);
+    let s = st.m.limbs();
+    let mut report = Vec::new();
+    let mut leaks = Vec::new();
+    let mut check = |name: String, t: f64| {
+        eprintln!("{name}: |t| = {t:.2}");
+        report.push(format!("{name} {t:.2}"));
+        if t > LIMIT {
+            leaks.push(format!("{name}: |t| = {t:.2} > {LIMIT}"));
+        }
+    };
+
+    // The negative control: one multiplication per set bit, a top-bit-only exponent against
+    // random ones (the same bit length, so the same squarings).
+    let pk = portable_kernel();
+    let mut top = st.zero.clone();
+    top[0] = 0x80;
+    let mut i = 0;
+    let control = t_of(&mut rng, |class| {
+        let mut out = vec![0u64; s];
+        let e = if class == 0 {
+            &top[..]
+        } else {
+            i += 1;
+            let r = &st.random[i % st.random.len()];
+            r
+        };
+        let mut e = e.to_vec();
+        e[0] |= 0x80;
+        binary::pow_vartime(&mut out, &st.base, &e, &st.m, &pk);
+        black_box(&out);
+    });
+    eprintln!("control (binary::pow_vartime): |t| = {control:.2}");
+    assert!(
+        control > LIMIT,
+        "the harness did not see the variable-time control's difference (|t| = {control:.2})"
+    );
+
+    // Every backend's fixed window, as the kernels run it.
+    for b in Backend::available() {
+        let k = b.kernel().unwrap();
+        let mut i = 0;
+        let t = t_of(&mut rng, |class| {
+            let mut out = vec![0u64; s];
+            fixed::pow(&mut out, &st.base, st.exp(class, &mut i), &st.m, &k, 4);
+            black_box(&out);
+        });
+        check(format!("fixed::pow on {b}"), t);
+    }
+
+    // The IFMA forms: the secret exponent, and the wide form's base.
+    if let Some(token) = Token::get() {
+        let lanes = Modulus52::new(&st.m, ifma::digits_for(BITS as usize).unwrap()).unwrap();
+        let duo = Modulus52::new(&st.m, ifma_duo::duo_digits_for(BITS as usize).unwrap()).unwrap();
+        for (form, m52) in [("lanes", &lanes), ("pair", &lanes), ("duo", &duo)] {
+            let mut i = 0;
+            let t = t_of(&mut rng, |class| {
+                ifma_form(token, form, &st, m52, class, &mut i)
+            });
+            check(format!("ifma {form}"), t);
+        }
+        let n = common::random_modulus(&mut rng, 2048);
+        let m = Modulus::new(&common::limbs::<u64>(&n, 32)).unwrap();
+        let wide = Modulus52::new_wide(&m, ifma::digits_for_bits(2048)).unwrap();
+        let one = common::limbs::<u64>(&BigUint::from(1u32), 32);
+        let bases: Vec<Vec<u64>> = (0..64)
+            .map(|_| {
+                let mut b: Vec<u64> = (0..32).map(|_| rng.gen()).collect();
+                b[31] >>= 1;
+                b
+            })
+            .collect();
+        let mut i = 0;
+        let t = t_of(&mut rng, |class| {
+            i += 1;
+            let base = if class == 0 {
+                &one
+            } else {
+                &bases[i % bases.len()]
+            };
+            let mut out = vec![0u64; 32];
+            let mut job = PowJob {
+                out: &mut out,
+                base,
+                exp: &[],
+                modulus: &wide,
+            };
+            ifma_pair::pow_wide_public_vartime(token, &mut job, &[1, 0, 1]);
+            black_box(&out);
+        });
+        check(
+            "ifma wide (public exponent, the base as the class)".into(),
+            t,
+        );
+    } else {
+        common::skip_backend(Backend::Ifma, "ifma timing classes");
+    }
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    assert!(!report.is_empty());
+}
