@@ -140,7 +140,7 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
 
 #[test]
 fn exponentiations_show_no_timing_difference_between_secret_classes() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0xd0de_c7);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x00d0_dec7);
     let st = setup(&mut rng);
     let s = st.m.limbs();
     let mut report = Vec::new();
@@ -165,8 +165,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             &top[..]
         } else {
             i += 1;
-            let r = &st.random[i % st.random.len()];
-            r
+            &st.random[i % st.random.len()]
         };
         let mut e = e.to_vec();
         e[0] |= 0x80;
