@@ -21,8 +21,15 @@
 //! end one scalar carry pass brings the digits back below 2^52 and stores them, since the
 //! next product reads them as its `b` operand.
 //!
+//! The same product with one number instead of two is the **wide** form
+//! ([`pow_wide_public_vartime`]): a public exponent (verification, the fault check) modulo one
+//! modulus of up to [`MAX_WIDE_DIGITS`] digits in up to ten registers, beyond the duo
+//! kernels' 40 digits. With one quotient chain it waits on the chain at 20 and 40 digits, and
+//! at 60 and 80 the registers' multiply-adds outlast it (see `benches/ifma_bound.rs`).
+//!
 //! Bounds as in [`super::ifma`]: inputs and outputs `< 2n` with `2^(52·L) > 4n`, columns below
-//! 2^60. Constant time: every loop bound and address is a function of `L`, the window and the
+//! 2^60 for the pair form's 40 digits; at 80 digits a column collects at most `4L` terms below
+//! 2^52, below 2^61. Constant time: every loop bound and address is a function of `L`, the window and the
 //! exponent's length; the table scan reads every entry under per-number compare masks.
 
 use alloc::vec;
