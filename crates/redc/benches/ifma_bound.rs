@@ -1,8 +1,14 @@
-//! The IFMA exponentiations against the multiplier's throughput bound on the running CPU:
-//! per form and digit count, cycles per Montgomery product and the fraction of the bound
-//! (the cycles the form's multiply-adds would take at the core's measured peak rate).
+//! The kernels against the multiplier's throughput bound on the running CPU: per IFMA form
+//! and digit count, and per MULX kernel and limb count, cycles per Montgomery product and the
+//! fraction of the bound (the cycles the kernel's multiplications would take at the core's
+//! measured peak rate).
 //!
-//! `cargo bench -p redc --bench ifma_bound` prints one table; pin it to one idle core
+//! MULX kernels (where the CPU has BMI2 and ADX): one Montgomery product and one squaring of
+//! the `mulx` backend's kernel at each limb count with a kernel of its own
+//! (`mulx::SIZED_LIMBS`), against independent `MULX`s per cycle; a product takes `2s²`
+//! 64-bit multiplications (`s²` for `a·b`, `s²` for the reduction), a squaring `1.5s² + 0.5s`.
+//!
+//! `cargo bench -p redc --bench ifma_bound` prints the tables; pin it to one idle core
 //! (`taskset -c 1`) for figures worth quoting. Clock: a chain of dependent additions (one
 //! per cycle). Peak rate: independent 512-bit `VPMADD52LUQ`s. Each row times whole
 //! exponentiations with a full-length exponent and the production window, and divides by
@@ -15,8 +21,8 @@
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
-    use redc::mont::backend::{ifma_duo, ifma_pair};
-    use redc::mont::Modulus;
+    use redc::mont::backend::{ifma_duo, ifma_pair, mulx, Backend};
+    use redc::mont::{scratch_len, Modulus};
     use std::hint::black_box;
     use std::time::Instant;
 
@@ -105,14 +111,88 @@ mod imp {
         (sqr as f64, mul as f64)
     }
 
-    pub fn main() {
-        let Some(token) = Token::get() else {
-            println!("ifma_bound: this CPU has no AVX-512 IFMA; nothing to measure");
+    /// Independent `MULX`s per cycle.
+    fn peak_mulx_per_cycle(ghz: f64) -> f64 {
+        #[target_feature(enable = "bmi2")]
+        unsafe fn burst() {
+            // SAFETY: the caller checked BMI2; registers only.
+            unsafe {
+                core::arch::asm!(
+                    ".rept 250",
+                    "mulx {a}, {b}, {x}",
+                    "mulx {c}, {d}, {x}",
+                    "mulx {e}, {f}, {x}",
+                    "mulx {g}, {h}, {x}",
+                    ".endr",
+                    a = out(reg) _, b = out(reg) _, c = out(reg) _, d = out(reg) _,
+                    e = out(reg) _, f = out(reg) _, g = out(reg) _, h = out(reg) _,
+                    x = in(reg) 0x1234_5678_9abc_def1u64,
+                    in("rdx") 0x0fed_cba9_8765_4321u64,
+                    options(nomem, nostack),
+                );
+            }
+        }
+        // SAFETY: run only where the mulx backend is available (BMI2 and ADX).
+        let ns = time_ns(9, 100, || unsafe { burst() });
+        1000.0 / (ns * ghz)
+    }
+
+    /// The MULX kernels' rows (see the module documentation).
+    fn mulx_rows(ghz: f64) {
+        let Ok(kernel) = Backend::Mulx.kernel() else {
+            println!("ifma_bound: this CPU has no BMI2/ADX; no MULX rows");
             return;
         };
+        let peak = peak_mulx_per_cycle(ghz);
+        println!("independent MULX: {peak:.2} per cycle");
+        println!(
+            "{:<7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}",
+            "kernel", "limbs", "mul cyc", "sqr cyc", "mul bound", "sqr bound", "mul of", "sqr of"
+        );
+        let mut seed = 0x6d75_6c78_u64;
+        for &s in mulx::SIZED_LIMBS {
+            let m = modulus(64 * s, &mut seed);
+            let (n, n0) = (m.n().to_vec(), m.n0());
+            let a: Vec<u64> = (0..s)
+                .map(|i| lcg(&mut seed) >> (i + 1 == s) as u32)
+                .collect();
+            let b: Vec<u64> = (0..s)
+                .map(|i| lcg(&mut seed) >> (i + 1 == s) as u32)
+                .collect();
+            let mut out = vec![0u64; s];
+            let mut scratch = vec![0u64; scratch_len(s)];
+            let (mul, sqr) = (kernel.mul(), kernel.sqr());
+            let iters = (200_000 / (s * s)).max(20);
+            let mul_ns = time_ns(7, iters, || {
+                mul(&mut out, black_box(&a), &b, &n, n0, &mut scratch);
+                black_box(&out);
+            });
+            let sqr_ns = time_ns(7, iters, || {
+                sqr(&mut out, black_box(&a), &n, n0, &mut scratch);
+                black_box(&out);
+            });
+            let sf = s as f64;
+            let (mul_c, sqr_c) = (mul_ns * ghz, sqr_ns * ghz);
+            let (mul_b, sqr_b) = (2.0 * sf * sf / peak, (1.5 * sf * sf + 0.5 * sf) / peak);
+            println!(
+                "{:<7} {s:>6} {mul_c:>10.0} {sqr_c:>10.0} {mul_b:>10.0} {sqr_b:>10.0} {:>8.0}% {:>8.0}%",
+                "mulx",
+                100.0 * mul_b / mul_c,
+                100.0 * sqr_b / sqr_c
+            );
+        }
+    }
+
+    pub fn main() {
         let ghz = clock_ghz();
+        println!("clock {ghz:.2} GHz");
+        mulx_rows(ghz);
+        let Some(token) = Token::get() else {
+            println!("ifma_bound: this CPU has no AVX-512 IFMA; no IFMA rows");
+            return;
+        };
         let peak = peak_ifma_per_cycle(ghz);
-        println!("clock {ghz:.2} GHz; independent 512-bit VPMADD52LUQ: {peak:.2} per cycle");
+        println!("independent 512-bit VPMADD52LUQ: {peak:.2} per cycle");
         println!(
             "{:<7} {:>6} {:>7} {:>10} {:>12} {:>11} {:>9}",
             "form", "digits", "numbers", "cycles/mul", "madds/mul", "bound cyc", "of bound"
