@@ -773,23 +773,10 @@ struct LaneGen {
     /// Which of each pair of digit registers holds the current digit (the other the previous
     /// one): flipped at every load instead of copying.
     flip: usize,
-    /// The row being written (slots are addressed by absolute column).
-    row_at: usize,
-    /// The sources the slot region's digit registers hold (multiplicand, then modulus).
-    xc: Vec<Option<String>>,
-    nc: Vec<Option<String>>,
-    /// Use order of those registers (least recent first), for eviction.
-    xu: Vec<usize>,
-    nu: Vec<usize>,
 }
 
 /// Frame positions held in registers, at most.
 const LANE_REGS: usize = 22;
-
-/// Frame positions held in registers where the frame also has slots: five registers go to the
-/// second row's quotient and multiplier and to the wider digit caches of the paired slot
-/// region.
-const LANE_REGS_PAIRED: usize = 17;
 
 /// Byte offsets in the lane constants block (`ifma::LaneConsts`): `n` in lane form (40
 /// digits), `k₀` per lane, `2^52 − 1`, 1.
@@ -804,13 +791,11 @@ const LA_OFF: usize = 0;
 const LE_OFF: usize = 41 * 64;
 const LF_OFF: usize = 82 * 64;
 const LCOL_OFF: usize = 123 * 64;
-/// The frame's slots are addressed by absolute column, up to `2L + 1` (81 at 40 digits).
-const LANE_SCRATCH_BYTES: usize = LCOL_OFF + 82 * 64;
+const LANE_SCRATCH_BYTES: usize = LCOL_OFF + 41 * 64;
 
 impl LaneGen {
     fn new(l: usize, kind: Kind) -> Self {
-        let paired = l + 2 > LANE_REGS;
-        let regs = if paired { LANE_REGS_PAIRED } else { l + 2 };
+        let regs = (l + 2).min(LANE_REGS);
         LaneGen {
             l,
             kind,
@@ -818,11 +803,6 @@ impl LaneGen {
             pos: (0..regs).collect(),
             spare: regs,
             flip: 0,
-            row_at: 0,
-            xc: vec![None; 4],
-            nc: vec![None; 3],
-            xu: (0..4).collect(),
-            nu: (0..3).collect(),
         }
     }
     fn regs(&self) -> usize {
@@ -853,35 +833,14 @@ impl LaneGen {
     fn b(&self) -> String {
         self.fixed(8)
     }
-    /// The deferred row's quotient and multiplier (paired slot region).
-    fn m_prev(&self) -> String {
-        self.fixed(9)
-    }
-    fn b_prev(&self) -> String {
-        self.fixed(10)
-    }
-    /// The slot region's digit registers: four for the multiplicand (the current and previous
-    /// digit registers and two more), three for the modulus.
-    fn xr(&self, k: usize) -> String {
-        self.fixed([4, 5, 11, 12][k])
-    }
-    fn nr(&self, k: usize) -> String {
-        self.fixed([6, 7, 13][k])
-    }
     fn op(&mut self, line: &str) {
         writeln!(self.s, "            \"{line}\",").unwrap();
     }
     fn p(&self, k: usize) -> String {
         Self::z(self.pos[k])
     }
-    /// The slot of frame position `p` (beyond the registers) at the row being written.
     fn slot(&self, p: usize) -> String {
-        debug_assert!(p >= self.regs());
-        self.slot_col(self.row_at + p)
-    }
-    /// The slot of absolute column `c`.
-    fn slot_col(&self, c: usize) -> String {
-        format!("zmmword ptr [rdx + {}]", LCOL_OFF + 64 * c)
+        format!("zmmword ptr [rdx + {}]", LCOL_OFF + 64 * (p - self.regs()))
     }
     fn n_mem(r: usize) -> String {
         format!("zmmword ptr [rsi + {}]", LN_OFF + 64 * r)
@@ -985,7 +944,6 @@ impl LaneGen {
     /// the next row's quotient at once, then every other position with this row's reduction
     /// terms and the next row's product terms; the frame moves down one position.
     fn row(&mut self, i: usize) {
-        self.row_at = i;
         let l = self.l;
         let regs = self.regs();
         let (m, c, t1) = (self.m(), self.c(), self.t(1));
@@ -1031,9 +989,29 @@ impl LaneGen {
                 self.terms(&dst, i, q);
             }
         }
-        // Positions regs ..= l+1 in slots (see `slot_region`).
+        // Positions regs ..= l+1 in slots: position `regs` comes into the spare register (it
+        // becomes the last register position), the others move down a slot; the top is new.
         if regs <= l + 1 {
-            self.slot_region(i);
+            let tmp = self.c();
+            for q in regs..=l + 1 {
+                self.load_digits(k, q - 1, q);
+                let dst = if q == regs {
+                    Self::z(self.spare)
+                } else {
+                    tmp.clone()
+                };
+                if q <= l {
+                    let slot = self.slot(q);
+                    self.op(&format!("vmovdqu64 {dst}, {slot}"));
+                } else {
+                    self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+                }
+                self.terms(&dst, i, q);
+                if q > regs {
+                    let slot = self.slot(q - 1);
+                    self.op(&format!("vmovdqu64 {slot}, {dst}"));
+                }
+            }
         }
         // The next quotient and carry into place.
         self.op(&format!("vmovdqa64 {m}, {t0}"));
@@ -1053,157 +1031,6 @@ impl LaneGen {
             ));
             self.pos.push(old0);
         }
-    }
-
-    /// The frame's positions beyond the registers at row `i`, kept in slots by absolute
-    /// column. Position `regs` (the boundary) comes into the spare register with every term so
-    /// far, since it becomes the last register position. The columns above it take their
-    /// terms two rows at a time: an even row (a "deferring" row, unless it is the last) leaves
-    /// them and keeps its quotient and multiplier; the odd row after it loads each column
-    /// once, adds both rows' terms (eight multiply-adds where a row has four) and stores it
-    /// once, its digits held in small caches so that a digit loaded serves both rows. This
-    /// halves the slots' loads and stores and the digits' loads against one row per pass,
-    /// which bounded these kernels on a Zen 4 (about one 512-bit memory access per cycle). A
-    /// last row without a partner (odd `L`) updates every column alone.
-    fn slot_region(&mut self, i: usize) {
-        let l = self.l;
-        let regs = self.regs();
-        let k = i + 1;
-        let last = k == l;
-        let flush = i % 2 == 1;
-        if !flush {
-            let sp = Self::z(self.spare);
-            self.load_digits(k, regs - 1, regs);
-            let slot = self.slot(regs);
-            self.op(&format!("vmovdqu64 {sp}, {slot}"));
-            self.terms(&sp, i, regs);
-            if !last {
-                // Deferring: this row's quotient and multiplier for the next row's pass.
-                let (mp, m, bp, b) = (self.m_prev(), self.m(), self.b_prev(), self.b());
-                self.op(&format!("vmovdqa64 {mp}, {m}"));
-                self.op(&format!("vmovdqa64 {bp}, {b}"));
-                return;
-            }
-            // The last row, alone: every column with its terms (columns up to i + L exist).
-            let tmp = self.c();
-            for q in regs + 1..=l + 1 {
-                self.load_digits(k, q - 1, q);
-                if q <= l {
-                    let slot = self.slot(q);
-                    self.op(&format!("vmovdqu64 {tmp}, {slot}"));
-                } else {
-                    self.op(&format!("vpxord {tmp}, {tmp}, {tmp}"));
-                }
-                self.terms(&tmp, i, q);
-                let slot = self.slot(q);
-                self.op(&format!("vmovdqu64 {slot}, {tmp}"));
-            }
-            return;
-        }
-        // Row i − 1 deferred its terms above the boundary (quotient and multiplier in m_prev
-        // and b_prev); columns up to i + L − 1 exist, the two above are new.
-        self.xc.iter_mut().for_each(|c| *c = None);
-        self.nc.iter_mut().for_each(|c| *c = None);
-        let (mp, bp, m, b) = (self.m_prev(), self.b_prev(), self.m(), self.b());
-        for qi in regs..=l + 1 {
-            let dst = if qi == regs {
-                Self::z(self.spare)
-            } else {
-                self.c()
-            };
-            if qi < l {
-                let slot = self.slot(qi);
-                self.op(&format!("vmovdqu64 {dst}, {slot}"));
-            } else {
-                self.op(&format!("vpxord {dst}, {dst}, {dst}"));
-            }
-            // Row i − 1's terms at its position qi + 1 (multiplier row i), then row i's at qi.
-            let older = self.row_terms(i, qi + 1);
-            let newer = self.row_terms(k, qi);
-            let xs: Vec<String> = older.0.iter().chain(&newer.0).map(|t| t.1.clone()).collect();
-            let ns: Vec<String> = older.1.iter().chain(&newer.1).map(|t| Self::n_mem(t.1)).collect();
-            let xr = self.cached(true, &xs);
-            let nr = self.cached(false, &ns);
-            let (ox, on) = (older.0.len(), older.1.len());
-            let halves = |lo: bool| if lo { "vpmadd52luq" } else { "vpmadd52huq" };
-            for (t, r) in older.0.iter().zip(&xr[..ox]) {
-                self.op(&format!("{} {dst}, {bp}, {r}", halves(t.0)));
-            }
-            for (t, r) in older.1.iter().zip(&nr[..on]) {
-                self.op(&format!("{} {dst}, {mp}, {r}", halves(t.0)));
-            }
-            for (t, r) in newer.0.iter().zip(&xr[ox..]) {
-                self.op(&format!("{} {dst}, {b}, {r}", halves(t.0)));
-            }
-            for (t, r) in newer.1.iter().zip(&nr[on..]) {
-                self.op(&format!("{} {dst}, {m}, {r}", halves(t.0)));
-            }
-            if qi > regs {
-                let slot = self.slot(qi);
-                self.op(&format!("vmovdqu64 {slot}, {dst}"));
-            }
-        }
-    }
-
-    /// The terms a row adds at frame position `q`, with multiplier row `k` (the row's own
-    /// index plus one): `(low half?, multiplicand source)` for the product terms (none when
-    /// `k = L`) and `(low half?, modulus digit)` for the reduction's.
-    #[allow(clippy::type_complexity)]
-    fn row_terms(&self, k: usize, q: usize) -> (Vec<(bool, String)>, Vec<(bool, usize)>) {
-        let l = self.l;
-        let mut x = Vec::new();
-        if k < l {
-            if q >= 1 {
-                if let Some(src) = self.x_src(k, q - 1) {
-                    x.push((true, src));
-                }
-            }
-            if q >= 2 {
-                if let Some(src) = self.x_src(k, q - 2) {
-                    x.push((false, src));
-                }
-            }
-        }
-        let mut n = Vec::new();
-        if q < l {
-            n.push((true, q));
-        }
-        if q >= 1 && q <= l {
-            n.push((false, q - 1));
-        }
-        (x, n)
-    }
-
-    /// The registers holding each source of `need` among the slot region's digit registers
-    /// (`x`: the multiplicand's four, else the modulus's three), loading the ones missing into
-    /// the least recently used registers whose sources are not needed now.
-    fn cached(&mut self, x: bool, need: &[String]) -> Vec<String> {
-        let mut regs = Vec::new();
-        for src in need {
-            let (cache, order) = if x {
-                (&mut self.xc, &mut self.xu)
-            } else {
-                (&mut self.nc, &mut self.nu)
-            };
-            let r = match cache.iter().position(|c| c.as_deref() == Some(src.as_str())) {
-                Some(r) => r,
-                None => {
-                    let r = *order
-                        .iter()
-                        .find(|&&r| cache[r].as_ref().is_none_or(|c| !need.contains(c)))
-                        .expect("a free digit register");
-                    cache[r] = Some(src.clone());
-                    let reg = if x { self.xr(r) } else { self.nr(r) };
-                    self.op(&format!("vmovdqu64 {reg}, {src}"));
-                    r
-                }
-            };
-            let order = if x { &mut self.xu } else { &mut self.nu };
-            order.retain(|&o| o != r);
-            order.push(r);
-            regs.push(if x { self.xr(r) } else { self.nr(r) });
-        }
-        regs
     }
 
     /// The frame's value (positions `0..L`) brought to exact 52-bit digits by one serial
@@ -1274,12 +1101,10 @@ impl LaneGen {
     }
 
     fn product(&mut self) {
-        self.row_at = 0;
         self.start();
         for i in 0..self.l {
             self.row(i);
         }
-        self.row_at = self.l;
     }
 
     /// The squaring kernel: `count ≥ 1` squarings of the lane-form number at [rdi] in place.
