@@ -165,22 +165,26 @@ unsafe fn wide_public_core<const NV: usize>(
     };
     let mut one = [0u64; BUF];
     one[0] = 1;
-    let mut d = Zeroizing::new([[0u64; BUF]; 1]);
     let mut x = Zeroizing::new([[0u64; BUF]; 1]);
     // x = base·R mod n (digits in `x`, registers in `xv`).
     let xv = one_n.amm(&mut x, &[load_num(&inputs.base[0])], [&inputs.rr[0]]);
+    // The accumulator's digits in two buffers used in turn (see `pair_core`).
+    let mut bufs = Zeroizing::new([[[0u64; BUF]; 1]; 2]);
+    let (first_buf, second_buf) = bufs.split_at_mut(1);
+    let (mut cur, mut next) = (&mut first_buf[0], &mut second_buf[0]);
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
     let acc = if bits == 0 {
-        one_n.amm(&mut d, &[load_num(&inputs.rr[0])], [&one])
+        one_n.amm(cur, &[load_num(&inputs.rr[0])], [&one])
     } else {
-        d[0] = x[0];
+        cur[0] = x[0];
         let mut acc = xv;
         for i in (0..bits - 1).rev() {
-            let b = d[0];
-            acc = one_n.amm(&mut d, &acc, [&b]);
+            acc = one_n.amm(next, &acc, [&cur[0]]);
+            core::mem::swap(&mut cur, &mut next);
             if crate::exp::exp_bits(exp, i, 1) == 1 {
-                acc = one_n.amm(&mut d, &acc, [&x[0]]);
+                acc = one_n.amm(next, &acc, [&x[0]]);
+                core::mem::swap(&mut cur, &mut next);
             }
         }
         acc
@@ -382,33 +386,39 @@ unsafe fn pair_core<const NV: usize>(
     tables[0][1] = d[0];
     tables[1][1] = d[1];
     for e in 2..entries {
-        let (t1a, t1b) = (tables[0][1], tables[1][1]);
-        prev = pair.amm(&mut d, &prev, [&t1a, &t1b]);
+        prev = pair.amm(&mut d, &prev, [&tables[0][1], &tables[1][1]]);
         tables[0][e] = d[0];
         tables[1][e] = d[1];
     }
 
-    let mut acc_d = [[0u64; BUF]; 2];
+    // The accumulator's digits in two buffers used in turn (a product reads one and writes
+    // the other), so that no copy of them is left on the stack.
+    let mut acc_bufs = [[[0u64; BUF]; 2]; 2];
     let mut sel = [[0u64; BUF]; 2];
     let mut acc;
-    let mut rows = exp_digits.chunks_exact(2);
-    if let Some(first) = rows.next() {
-        for u in 0..2 {
-            select::<NV>(&mut acc_d[u], &tables[u], first[u]);
-        }
-        acc = [load_num::<NV>(&acc_d[0]), load_num(&acc_d[1])];
-        for row in rows {
-            for _ in 0..window {
-                let b = acc_d;
-                acc = pair.amm(&mut acc_d, &acc, [&b[0], &b[1]]);
-            }
+    {
+        let (first_buf, second_buf) = acc_bufs.split_at_mut(1);
+        let (mut cur, mut next) = (&mut first_buf[0], &mut second_buf[0]);
+        let mut rows = exp_digits.chunks_exact(2);
+        if let Some(first) = rows.next() {
             for u in 0..2 {
-                select::<NV>(&mut sel[u], &tables[u], row[u]);
+                select::<NV>(&mut cur[u], &tables[u], first[u]);
             }
-            acc = pair.amm(&mut acc_d, &acc, [&sel[0], &sel[1]]);
+            acc = [load_num::<NV>(&cur[0]), load_num(&cur[1])];
+            for row in rows {
+                for _ in 0..window {
+                    acc = pair.amm(next, &acc, [&cur[0], &cur[1]]);
+                    core::mem::swap(&mut cur, &mut next);
+                }
+                for u in 0..2 {
+                    select::<NV>(&mut sel[u], &tables[u], row[u]);
+                }
+                acc = pair.amm(next, &acc, [&sel[0], &sel[1]]);
+                core::mem::swap(&mut cur, &mut next);
+            }
+        } else {
+            acc = [load_num::<NV>(&tables[0][0]), load_num(&tables[1][0])];
         }
-    } else {
-        acc = [load_num::<NV>(&tables[0][0]), load_num(&tables[1][0])];
     }
     // Leave the domain: a product by 1 gives a value ≤ n.
     pair.amm(out, &acc, [&one, &one]);
@@ -417,7 +427,9 @@ unsafe fn pair_core<const NV: usize>(
             e.zeroize();
         }
     }
-    acc_d.zeroize();
+    for b in acc_bufs.iter_mut() {
+        b.zeroize();
+    }
     sel.zeroize();
     d.zeroize();
 }
