@@ -9,7 +9,8 @@
 //! Each measurement times one call, the class drawn at random for each, both classes on the
 //! same modulus and base; Welch's t statistic is taken on the measurements below the pooled
 //! 90th percentile (cropping the upper tail, where interrupts land, as dudect does). A form
-//! fails if `|t|` exceeds [`LIMIT`], the level dudect reports as a definite leak. A negative
+//! fails if `|t|` exceeds [`LIMIT`], the level dudect reports as a definite leak, in two
+//! measurements in a row (the second taken only after the first is over it). A negative
 //! control runs the same harness on the variable-time square-and-multiply of `exp::binary`
 //! (one multiplication per set bit: a top-bit-only exponent against random ones) and must
 //! exceed it, so the test can fail.
@@ -145,11 +146,18 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
     let s = st.m.limbs();
     let mut report = Vec::new();
     let mut leaks = Vec::new();
-    let mut check = |name: String, t: f64| {
+    // A form over the limit is measured once more, and fails only if it is over again: a
+    // difference in the code repeats, a burst of noise on a shared machine seldom does.
+    let mut check = |name: String, rng: &mut ChaCha8Rng, f: &mut dyn FnMut(usize)| {
+        let mut t = t_of(rng, &mut *f);
+        if t > LIMIT {
+            eprintln!("{name}: |t| = {t:.2}, measuring again");
+            t = t.min(t_of(rng, &mut *f));
+        }
         eprintln!("{name}: |t| = {t:.2}");
         report.push(format!("{name} {t:.2}"));
         if t > LIMIT {
-            leaks.push(format!("{name}: |t| = {t:.2} > {LIMIT}"));
+            leaks.push(format!("{name}: |t| = {t:.2} > {LIMIT} twice"));
         }
     };
 
@@ -182,12 +190,11 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
     for b in Backend::available() {
         let k = b.kernel().unwrap();
         let mut i = 0;
-        let t = t_of(&mut rng, |class| {
+        check(format!("fixed::pow on {b}"), &mut rng, &mut |class| {
             let mut out = vec![0u64; s];
             fixed::pow(&mut out, &st.base, st.exp(class, &mut i), &st.m, &k, 4);
             black_box(&out);
         });
-        check(format!("fixed::pow on {b}"), t);
     }
 
     // The IFMA forms: the secret exponent, and the wide form's base.
@@ -196,10 +203,9 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         let duo = Modulus52::new(&st.m, ifma_duo::duo_digits_for(BITS as usize).unwrap()).unwrap();
         for (form, m52) in [("lanes", &lanes), ("pair", &lanes), ("duo", &duo)] {
             let mut i = 0;
-            let t = t_of(&mut rng, |class| {
+            check(format!("ifma {form}"), &mut rng, &mut |class| {
                 ifma_form(token, form, &st, m52, class, &mut i)
             });
-            check(format!("ifma {form}"), t);
         }
         let n = common::random_modulus(&mut rng, 2048);
         let m = Modulus::new(&common::limbs::<u64>(&n, 32)).unwrap();
@@ -213,7 +219,8 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             })
             .collect();
         let mut i = 0;
-        let t = t_of(&mut rng, |class| {
+        let name = "ifma wide (public exponent, the base as the class)";
+        check(name.into(), &mut rng, &mut |class| {
             i += 1;
             let base = if class == 0 {
                 &one
@@ -230,10 +237,6 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ifma_pair::pow_wide_public_vartime(token, &mut job, &[1, 0, 1]);
             black_box(&out);
         });
-        check(
-            "ifma wide (public exponent, the base as the class)".into(),
-            t,
-        );
     } else {
         common::skip_backend(Backend::Ifma, "ifma timing classes");
     }
