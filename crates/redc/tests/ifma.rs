@@ -598,3 +598,27 @@ fn modulus52_wide_takes_up_to_eighty_digits() {
         "beyond MAX_WIDE_DIGITS"
     );
 }
+
+#[test]
+fn lane_window_fits_the_level_one_cache_where_a_smaller_one_can() {
+    use redc::mont::backend::cpu::{CpuKind, Forms};
+    let (zen4, intel) = (
+        Forms::of(CpuKind::Zen4).l1d_bytes,
+        Forms::of(CpuKind::IntelSapphireRapids).l1d_bytes,
+    );
+    assert_eq!((zen4, intel), (32 * 1024, 48 * 1024));
+    // 1024-bit exponents at 20 digits: the model's 5-bit table is 40 KiB.
+    assert_eq!(ifma::window_for(1024, 20), 5);
+    assert_eq!(ifma::lane_window_for(1024, 20, zen4), 4);
+    assert_eq!(ifma::lane_window_for(1024, 20, intel), 5);
+    // 40 digits: neither the 5- nor the 4-bit table fits 32 KiB; the model's stays.
+    assert_eq!(
+        ifma::lane_window_for(2048, 40, zen4),
+        ifma::window_for(2048, 40)
+    );
+    // Small moduli: the model's table fits.
+    assert_eq!(
+        ifma::lane_window_for(512, 10, zen4),
+        ifma::window_for(512, 10)
+    );
+}

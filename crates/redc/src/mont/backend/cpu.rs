@@ -39,6 +39,16 @@
 //! product is the pair form's, measured there for private operations, but the public path
 //! itself has not run on an Intel CPU yet.
 //!
+//! The lane form's window (the exponentiations of batches and of multi-prime keys) is the
+//! cost model's, one bit smaller where that table would not fit the kind's level-1 data
+//! cache and the smaller one does ([`super::ifma::lane_window_for`]): 32 KiB on Zen 3 and
+//! Zen 4, 48 KiB on Zen 5 and Intel's IFMA cores (from their published cache sizes), 32 KiB
+//! for others. On the Zen 4 (family 25 model 17) the lanes at 20 digits took 569 against 599
+//! µs per call of eight 1024-bit exponents with windows 4 and 5 (a 40 KiB table), 1,900
+//! against 1,920 at 30 digits, and 4,278 against 4,266 at 40 digits where neither table fits
+//! (medians of seven alternating rounds); the duo and pair tables (two numbers) fit at every
+//! size, and their model windows were the fastest measured.
+//!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
 
@@ -92,6 +102,9 @@ pub struct Forms {
     pub ifma_two_prime: IfmaTwoPrime,
     /// The MULX kernels at 16 limbs.
     pub mulx16: Mulx16,
+    /// The kind's level-1 data cache in bytes, which the lane form's window table should fit
+    /// (see [`super::ifma::lane_window_for`]).
+    pub l1d_bytes: usize,
 }
 
 impl Forms {
@@ -114,9 +127,16 @@ impl Forms {
                 (IfmaTwoPrime::Pair, Mulx16::Rows)
             }
         };
+        // Zen 3 and 4: 32 KiB; Zen 5, Ice Lake and later Intel cores with IFMA: 48 KiB; the
+        // smaller where unknown.
+        let l1d_kib = match kind {
+            Zen5 | IntelIceLake | IntelSapphireRapids => 48,
+            Zen3 | Zen4 | AmdOther | IntelOther | Unknown => 32,
+        };
         Forms {
             ifma_two_prime,
             mulx16,
+            l1d_bytes: l1d_kib * 1024,
         }
     }
 

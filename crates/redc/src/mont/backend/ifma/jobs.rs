@@ -39,6 +39,21 @@ pub fn window_for(bits: usize, digits: usize) -> u32 {
         .unwrap_or(4)
 }
 
+/// The lane form's window for exponents of `bits` bits and moduli of `digits` digits:
+/// [`window_for`]'s, or one bit smaller where its table of `2^k` lane-form entries (`64·digits`
+/// bytes each) would exceed `l1d_bytes` and the smaller one's does not — the table is scanned
+/// in full for every window, from the level-2 cache once it does not fit (see the CPU table
+/// in `mont::backend::cpu` for the measurements).
+pub fn lane_window_for(bits: usize, digits: usize, l1d_bytes: usize) -> u32 {
+    let w = window_for(bits, digits);
+    let table = |k: u32| (1usize << k) * digits * 64;
+    if w > 1 && table(w) > l1d_bytes && table(w - 1) <= l1d_bytes {
+        w - 1
+    } else {
+        w
+    }
+}
+
 /// Checks the shapes shared by the lane and pair forms and returns the digit count: 1 to
 /// `slots` jobs, moduli of one digit count, bases and outputs of the moduli's limb count.
 /// Panics on a mismatch (these are the caller's public shapes).

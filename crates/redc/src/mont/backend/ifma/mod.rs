@@ -59,7 +59,7 @@ mod radix;
 
 pub use detect::Token;
 pub(in crate::mont::backend) use jobs::{check_shapes, exp_digit_rows, finish_job, slot_job};
-pub use jobs::{window_for, PowJob};
+pub use jobs::{lane_window_for, window_for, PowJob};
 pub use lanes::{
     digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, COMPILED_DIGITS,
 };
