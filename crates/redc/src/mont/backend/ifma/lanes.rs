@@ -254,9 +254,12 @@ pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
 fn lane_select(l: usize, dst: &mut LaneNum, table: &[LaneNum], idx: &[u64]) {
     // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
     let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
-    let masks: Vec<__mmask8> = (0..table.len())
-        .map(|e| _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64)))
-        .collect();
+    // At most 2^8 entries (window ≤ 8); on the stack, not allocated per call.
+    let mut masks = [0 as __mmask8; 256];
+    assert!(table.len() <= masks.len(), "a window of at most 8 bits");
+    for (e, m) in masks.iter_mut().enumerate().take(table.len()) {
+        *m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+    }
     for d in 0..l {
         let mut r = _mm512_setzero_si512();
         for (entry, &m) in table.iter().zip(&masks) {
