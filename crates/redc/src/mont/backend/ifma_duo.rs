@@ -337,33 +337,38 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
         }
     }
 
-    let mut acc = [0u64; BUF];
+    // The accumulator in two buffers used in turn (a product reads one, writes the other).
+    let mut accs = [[0u64; BUF]; 2];
     let mut sel = [0u64; BUF];
-    let mut tmp = [0u64; BUF];
-    let mut rows = exp_digits.chunks_exact(2);
-    if let Some(first) = rows.next() {
-        select(nv, &mut acc, &table, first);
-        for row in rows {
-            select(nv, &mut sel, &table, row);
-            // SAFETY: as above.
-            unsafe {
-                sqr_run(nv, &mut acc, &c, &mut scratch, window as usize);
-                mul(nv, &mut tmp, &c, &acc, &sel, &mut scratch);
+    {
+        let (first_buf, second_buf) = accs.split_at_mut(1);
+        let (mut acc, mut tmp) = (&mut first_buf[0], &mut second_buf[0]);
+        let mut rows = exp_digits.chunks_exact(2);
+        if let Some(first) = rows.next() {
+            select(nv, acc, &table, first);
+            for row in rows {
+                select(nv, &mut sel, &table, row);
+                // SAFETY: as above.
+                unsafe {
+                    sqr_run(nv, acc, &c, &mut scratch, window as usize);
+                    mul(nv, tmp, &c, acc, &sel, &mut scratch);
+                }
+                core::mem::swap(&mut acc, &mut tmp);
             }
-            acc = tmp;
+        } else {
+            *acc = table[0];
         }
-    } else {
-        acc = table[0];
+        // Leave the domain: a product by 1 gives a value ≤ n.
+        // SAFETY: as above.
+        unsafe { mul(nv, out, &c, acc, &one, &mut scratch) };
     }
-    // Leave the domain: a product by 1 gives a value ≤ n.
-    // SAFETY: as above.
-    unsafe { mul(nv, out, &c, &acc, &one, &mut scratch) };
     for e in table.iter_mut() {
         e.zeroize();
     }
-    acc.zeroize();
+    for a in accs.iter_mut() {
+        a.zeroize();
+    }
     sel.zeroize();
-    tmp.zeroize();
     scratch.0.zeroize();
 }
 

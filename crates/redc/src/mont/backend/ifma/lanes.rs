@@ -302,27 +302,29 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
             lane_mul(l, &mut rest[0], &c, &mut s, &done[e - 1], &done[1]);
         }
     }
-    let mut acc = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    // The accumulator in two buffers used in turn (a product reads one, writes the other).
+    let mut accs = Zeroizing::new([[0u64; LANES * MAX_DIGITS]; 2]);
     let mut sel = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
-    let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let (first_buf, second_buf) = accs.split_at_mut(1);
+    let (mut acc, mut tmp) = (&mut first_buf[0], &mut second_buf[0]);
     let mut rows = exp_digits.chunks_exact(LANES);
     if let Some(first) = rows.next() {
-        lane_select(l, &mut acc, &table, first);
+        lane_select(l, acc, &table, first);
         for row in rows {
             lane_select(l, &mut sel, &table, row);
             // SAFETY: as above.
             unsafe {
-                lane_sqr(l, &mut acc, &c, &mut s, window as usize);
-                lane_mul(l, &mut tmp, &c, &mut s, &acc, &sel);
+                lane_sqr(l, acc, &c, &mut s, window as usize);
+                lane_mul(l, tmp, &c, &mut s, acc, &sel);
             }
-            *acc = *tmp;
+            core::mem::swap(&mut acc, &mut tmp);
         }
     } else {
         *acc = table[0];
     }
     // Leave the domain: a product by 1 gives a value ≤ n.
     // SAFETY: as above.
-    unsafe { lane_mul(l, &mut tmp, &c, &mut s, &acc, &one) };
+    unsafe { lane_mul(l, tmp, &c, &mut s, acc, &one) };
     out.copy_from_slice(&tmp[..LANES * l]);
 }
 
