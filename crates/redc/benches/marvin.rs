@@ -34,18 +34,9 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Welch's t statistic of two samples.
-fn welch(a: &[f64], b: &[f64]) -> f64 {
-    let stats = |x: &[f64]| {
-        let n = x.len() as f64;
-        let m = x.iter().sum::<f64>() / n;
-        let v = x.iter().map(|y| (y - m) * (y - m)).sum::<f64>() / (n - 1.0);
-        (n, m, v)
-    };
-    let (na, ma, va) = stats(a);
-    let (nb, mb, vb) = stats(b);
-    (ma - mb) / (va / na + vb / nb).sqrt()
-}
+#[path = "../tests/common/welch.rs"]
+mod welch;
+use welch::welch;
 
 fn median(x: &[f64]) -> f64 {
     let mut v = x.to_vec();

@@ -22,6 +22,8 @@
 
 mod common;
 
+use common::welch::welch;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -41,19 +43,6 @@ const PER_CLASS: usize = 4000;
 
 /// The modulus size: 512 bits, so that a measurement is tens of microseconds.
 const BITS: u64 = 512;
-
-/// Welch's t statistic of two samples.
-fn welch(a: &[f64], b: &[f64]) -> f64 {
-    let stats = |x: &[f64]| {
-        let n = x.len() as f64;
-        let m = x.iter().sum::<f64>() / n;
-        let v = x.iter().map(|y| (y - m) * (y - m)).sum::<f64>() / (n - 1.0);
-        (n, m, v)
-    };
-    let (na, ma, va) = stats(a);
-    let (nb, mb, vb) = stats(b);
-    (ma - mb) / (va / na + vb / nb).sqrt()
-}
 
 /// `|t|` of `f(class)`'s time over the two classes (see the module documentation).
 fn t_of(rng: &mut ChaCha8Rng, mut f: impl FnMut(usize)) -> f64 {

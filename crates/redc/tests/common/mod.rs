@@ -2,6 +2,8 @@
 //! independent reference), random and edge moduli and operands.
 #![allow(dead_code)]
 
+pub mod welch;
+
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 use rand::Rng;

@@ -185,8 +185,17 @@ impl Zeroize for LaneScratch {
 /// A lane-form number of up to [`MAX_DIGITS`] digits.
 type LaneNum = [u64; LANES * MAX_DIGITS];
 
-/// The staged jobs' constants and a zeroed scratch for the kernels.
-fn lane_setup(staged: &Staged) -> (Zeroizing<LaneConsts>, Zeroizing<LaneScratch>) {
+/// What both exponentiations start from: the staged jobs' constants, a zeroed scratch for
+/// the kernels, and 1, `R² mod n` and the bases as lane-form numbers.
+struct LaneSetup {
+    c: Zeroizing<LaneConsts>,
+    s: Zeroizing<LaneScratch>,
+    one: Zeroizing<LaneNum>,
+    rr: Zeroizing<LaneNum>,
+    base: Zeroizing<LaneNum>,
+}
+
+fn lane_setup(staged: &Staged) -> LaneSetup {
     let mut c = Zeroizing::new(LaneConsts {
         n: [0; LANES * MAX_DIGITS],
         k0: staged.k0,
@@ -194,10 +203,22 @@ fn lane_setup(staged: &Staged) -> (Zeroizing<LaneConsts>, Zeroizing<LaneScratch>
         one: 1,
     });
     c.n[..staged.n.len()].copy_from_slice(&staged.n);
-    (
+    let l = staged.l;
+    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    one[..LANES].fill(1);
+    let (mut rr, mut base) = (
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
+    );
+    rr[..LANES * l].copy_from_slice(&staged.rr);
+    base[..LANES * l].copy_from_slice(&staged.base);
+    LaneSetup {
         c,
-        Zeroizing::new(LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8])),
-    )
+        s: Zeroizing::new(LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8])),
+        one,
+        rr,
+        base,
+    }
 }
 
 /// `count ≥ 1` squarings of `x` (lane form, `l` digits) in place.
@@ -280,15 +301,13 @@ fn lane_select(l: usize, dst: &mut LaneNum, table: &[LaneNum], idx: &[u64]) {
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window: u32) {
     let l = staged.l;
-    let (c, mut s) = lane_setup(staged);
-    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
-    one[..LANES].fill(1);
-    let (mut rr, mut base) = (
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-    );
-    rr[..LANES * l].copy_from_slice(&staged.rr);
-    base[..LANES * l].copy_from_slice(&staged.base);
+    let LaneSetup {
+        c,
+        mut s,
+        one,
+        rr,
+        base,
+    } = lane_setup(staged);
 
     let entries = 1usize << window;
     let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![[0; LANES * MAX_DIGITS]; entries]);
@@ -336,15 +355,13 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
     let l = staged.l;
-    let (c, mut s) = lane_setup(staged);
-    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
-    one[..LANES].fill(1);
-    let (mut rr, mut base) = (
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-    );
-    rr[..LANES * l].copy_from_slice(&staged.rr);
-    base[..LANES * l].copy_from_slice(&staged.base);
+    let LaneSetup {
+        c,
+        mut s,
+        one,
+        rr,
+        base,
+    } = lane_setup(staged);
     let mut x = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
     let mut acc = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
     let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
