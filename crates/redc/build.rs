@@ -773,6 +773,8 @@ struct LaneGen {
     /// Which of each pair of digit registers holds the current digit (the other the previous
     /// one): flipped at every load instead of copying.
     flip: usize,
+    /// A product whose multiplier is selected from a table row by row (`mulsel_L`).
+    select: bool,
 }
 
 /// Frame positions held in registers, at most.
@@ -791,7 +793,14 @@ const LA_OFF: usize = 0;
 const LE_OFF: usize = 41 * 64;
 const LF_OFF: usize = 82 * 64;
 const LCOL_OFF: usize = 123 * 64;
-const LANE_SCRATCH_BYTES: usize = LCOL_OFF + 41 * 64;
+/// The selecting product's per-entry lane masks (all ones where a lane wants the entry), up
+/// to [`LANE_SELECT_ENTRIES`].
+const LMASK_OFF: usize = LCOL_OFF + 41 * 64;
+const LANE_SELECT_ENTRIES: usize = 64;
+const LANE_SCRATCH_BYTES: usize = LMASK_OFF + LANE_SELECT_ENTRIES * 64;
+/// Bytes from one table entry to the next for the selecting product: a lane-form number of
+/// up to 40 digits (`ifma::lanes::LaneNum`).
+const LANE_ENTRY_BYTES: usize = 8 * 40 * 8;
 
 impl LaneGen {
     fn new(l: usize, kind: Kind) -> Self {
@@ -803,6 +812,7 @@ impl LaneGen {
             pos: (0..regs).collect(),
             spare: regs,
             flip: 0,
+            select: false,
         }
     }
     fn regs(&self) -> usize {
@@ -916,8 +926,27 @@ impl LaneGen {
     }
 
     /// The multiplier of row `k` into B: `b_k` for the product ([rcx]), `a_k` for the square.
+    /// The selecting product ORs digit `k` of every table entry at [rcx] (`r9` of them,
+    /// [`LANE_ENTRY_BYTES`] apart) under its lane mask into B: the table scan spread over
+    /// the rows, its loads among the multiply-adds instead of in a burst before them. T0
+    /// holds the mask (it is free until the row's next quotient).
     fn load_b(&mut self, k: usize) {
         let b = self.b();
+        if self.select {
+            let t0 = self.t(0);
+            self.op(&format!("vpxord {b}, {b}, {b}"));
+            self.op(&format!("lea r12, [rdx + {LMASK_OFF}]"));
+            self.op(&format!("lea r13, [rcx + {}]", 64 * k));
+            self.op("mov r11, r9");
+            self.op("3:");
+            self.op(&format!("vmovdqa64 {t0}, zmmword ptr [r12]"));
+            self.op(&format!("vpternlogq {b}, {t0}, zmmword ptr [r13], 0xf8"));
+            self.op("add r12, 64");
+            self.op(&format!("add r13, {LANE_ENTRY_BYTES}"));
+            self.op("dec r11");
+            self.op("jnz 3b");
+            return;
+        }
         match self.kind {
             Kind::Mul => self.op(&format!("vmovdqu64 {b}, zmmword ptr [rcx + {}]", 64 * k)),
             Kind::Sqr => self.op(&format!(
@@ -1362,6 +1391,14 @@ fn lane_kernel(l: usize, kind: Kind) -> String {
     g.s
 }
 
+/// The selecting product's text (see [`LaneGen::load_b`]).
+fn lane_select_kernel(l: usize) -> String {
+    let mut g = LaneGen::new(l, Kind::Mul);
+    g.select = true;
+    g.mul();
+    g.s
+}
+
 fn lanes_main() {
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("lanes_asm.rs");
     let mut code = format!(
@@ -1371,6 +1408,12 @@ fn lanes_main() {
 pub(super) const CONSTS_BYTES: usize = {LANE_CONSTS_BYTES};
 /// Bytes of the scratch block the kernels use.
 pub(super) const SCRATCH_BYTES: usize = {LANE_SCRATCH_BYTES};
+/// Byte offset of the selecting product's lane masks in the scratch block.
+pub(super) const MASK_OFFSET: usize = {LMASK_OFF};
+/// Table entries the selecting product takes at most.
+pub(super) const SELECT_ENTRIES: usize = {LANE_SELECT_ENTRIES};
+/// Bytes from one table entry to the next for the selecting product.
+pub(super) const ENTRY_BYTES: usize = {LANE_ENTRY_BYTES};
 "
     );
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
@@ -1391,9 +1434,11 @@ pub(super) const MULTIPLY_ADDS: [[usize; 2]; 9] = [
         )
         .unwrap();
         let clob = clobbers();
+        let sel_clob = clob.replace("            out(\"r9\") _,\n", "");
         for l in LANE_DIGITS {
             let sqr = lane_kernel(l, Kind::Sqr);
             let mul = lane_kernel(l, Kind::Mul);
+            let mulsel = lane_select_kernel(l);
             write!(
                 code,
                 "
@@ -1435,6 +1480,30 @@ pub(super) unsafe fn mul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u6
         );
     }}
 }}
+
+/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits, where lane `u` of `b` is lane `u` of
+/// the table entry whose scratch mask (at [`MASK_OFFSET`]) is all ones there: every digit of
+/// each of the `entries` entries at `table` ([`ENTRY_BYTES`] apart) is read.
+///
+/// # Safety
+/// As for [`sqr_{l}`]; `a` readable for {x} bytes, `out` writable for {x} bytes, `table`
+/// readable for the first {x} bytes of each of `entries` entries, `1 ≤ entries ≤`
+/// [`SELECT_ENTRIES`], and the scratch's first `entries` masks set.
+#[inline(never)]
+pub(super) unsafe fn mulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, table: *const u64, a: *const u64, entries: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mulsel}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") table => _,
+            inout(\"r8\") a => _,
+            inout(\"r9\") entries => _,
+{sel_clob}            options(nostack),
+        );
+    }}
+}}
 ",
                 x = 64 * l,
             )
@@ -1451,6 +1520,10 @@ pub(super) const SQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] 
 pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *const u64);
 /// The product kernels, in [`DIGITS`]' order.
 pub(super) const MUL: [MulFn; {len}] = [{mul}];
+/// A selecting product kernel's signature.
+pub(super) type MulSelFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *const u64, usize);
+/// The selecting product kernels, in [`DIGITS`]' order.
+pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
 ",
             len = LANE_DIGITS.len(),
             sqr = LANE_DIGITS
@@ -1461,6 +1534,11 @@ pub(super) const MUL: [MulFn; {len}] = [{mul}];
             mul = LANE_DIGITS
                 .iter()
                 .map(|n| format!("mul_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            mulsel = LANE_DIGITS
+                .iter()
+                .map(|n| format!("mulsel_{n}"))
                 .collect::<Vec<_>>()
                 .join(", "),
         )

@@ -20,6 +20,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
+    use redc::mont::backend::cpu::Forms;
     use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
     use redc::mont::backend::{ifma_duo, ifma_pair, mulx, Backend};
     use redc::mont::{scratch_len, Modulus};
@@ -220,7 +221,13 @@ mod imp {
                     .iter()
                     .map(|m| Modulus52::new(m, digits).expect("fits"))
                     .collect();
-                let w = ifma::window_for(bits, digits);
+                // The window production runs: the lane form's also fits its table to the
+                // CPU kind's L1D (`ifma_plan`).
+                let w = if form == "lanes" {
+                    ifma::lane_window_for(bits, digits, &Forms::current())
+                } else {
+                    ifma::window_for(bits, digits)
+                };
                 let mut outs = vec![vec![0u64; l]; count];
                 let ns = time_ns(5, 3, || {
                     let mut jobs: Vec<PowJob<'_>> = outs

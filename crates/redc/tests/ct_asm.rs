@@ -531,8 +531,9 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
     let lanes = redc::mont::backend::ifma::COMPILED_DIGITS.len();
     let duo = redc::mont::backend::ifma_duo::DUO_DIGITS.len();
     let sized = redc::mont::backend::mulx::SIZED_LIMBS.len();
+    // Per digit count: the squaring, the product, and the product selecting its multiplier.
     assert!(
-        count("lanes_asm::") >= 2 * lanes,
+        count("lanes_asm::") >= 3 * lanes && count("lanes_asm::mulsel_") >= lanes,
         "{} lane kernels found",
         count("lanes_asm::")
     );

@@ -600,25 +600,44 @@ fn modulus52_wide_takes_up_to_eighty_digits() {
 }
 
 #[test]
-fn lane_window_fits_the_level_one_cache_where_a_smaller_one_can() {
-    use redc::mont::backend::cpu::{CpuKind, Forms};
+fn lane_window_follows_the_cpu_kinds_rule() {
+    use redc::mont::backend::cpu::{CpuKind, Forms, LaneWindow};
     let (zen4, intel) = (
-        Forms::of(CpuKind::Zen4).l1d_bytes,
-        Forms::of(CpuKind::IntelSapphireRapids).l1d_bytes,
+        Forms::of(CpuKind::Zen4),
+        Forms::of(CpuKind::IntelSapphireRapids),
     );
-    assert_eq!((zen4, intel), (32 * 1024, 48 * 1024));
-    // 1024-bit exponents at 20 digits: the model's 5-bit table is 40 KiB.
+    assert_eq!((zen4.l1d_bytes, intel.l1d_bytes), (32 * 1024, 48 * 1024));
+    assert_eq!(zen4.lane_window, LaneWindow::ScanWeighted);
+    assert_eq!(intel.lane_window, LaneWindow::FitL1d);
+    for kind in CpuKind::ALL {
+        let want = if kind == CpuKind::Zen4 {
+            LaneWindow::ScanWeighted
+        } else {
+            LaneWindow::FitL1d
+        };
+        assert_eq!(Forms::of(kind).lane_window, want, "{kind:?}");
+    }
+    // Intel (fit the L1D): 1024-bit exponents at 20 digits, where the model's 5-bit table is
+    // 40 KiB, keep it in 48 KiB; a 32 KiB kind would take 4 bits.
     assert_eq!(ifma::window_for(1024, 20), 5);
-    assert_eq!(ifma::lane_window_for(1024, 20, zen4), 4);
-    assert_eq!(ifma::lane_window_for(1024, 20, intel), 5);
-    // 40 digits: neither the 5- nor the 4-bit table fits 32 KiB; the model's stays.
+    assert_eq!(ifma::lane_window_for(1024, 20, &intel), 5);
+    let small_l1d = Forms {
+        l1d_bytes: 32 * 1024,
+        ..intel
+    };
+    assert_eq!(ifma::lane_window_for(1024, 20, &small_l1d), 4);
+    // At 40 digits neither the 5- nor the 4-bit table fits 32 KiB: the model's stays.
     assert_eq!(
-        ifma::lane_window_for(2048, 40, zen4),
+        ifma::lane_window_for(2048, 40, &small_l1d),
         ifma::window_for(2048, 40)
     );
-    // Small moduli: the model's table fits.
-    assert_eq!(
-        ifma::lane_window_for(512, 10, zen4),
-        ifma::window_for(512, 10)
-    );
+    // Zen 4 (the scan weighted as measured there): 3 bits at 10 digits, 4 from 20 to 40.
+    assert_eq!(ifma::lane_window_for(512, 10, &zen4), 3);
+    for (bits, digits) in [(1024, 20), (1536, 30), (2048, 40)] {
+        assert_eq!(
+            ifma::lane_window_for(bits, digits, &zen4),
+            4,
+            "{digits} digits"
+        );
+    }
 }

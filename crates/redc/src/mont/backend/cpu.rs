@@ -39,15 +39,28 @@
 //! product is the pair form's, measured there for private operations, but the public path
 //! itself has not run on an Intel CPU yet.
 //!
-//! The lane form's window (the exponentiations of batches and of multi-prime keys) is the
-//! cost model's, one bit smaller where that table would not fit the kind's level-1 data
-//! cache and the smaller one does ([`super::ifma::lane_window_for`]): 32 KiB on Zen 3 and
-//! Zen 4, 48 KiB on Zen 5 and Intel's IFMA cores (from their published cache sizes), 32 KiB
-//! for others. On the Zen 4 (family 25 model 17) the lanes at 20 digits took 569 against 599
-//! µs per call of eight 1024-bit exponents with windows 4 and 5 (a 40 KiB table), 1,900
-//! against 1,920 at 30 digits, and 4,278 against 4,266 at 40 digits where neither table fits
-//! (medians of seven alternating rounds); the duo and pair tables (two numbers) fit at every
-//! size, and their model windows were the fastest measured.
+//! The lane form's window (the exponentiations of batches and of multi-prime keys) follows
+//! one of two rules ([`LaneWindow`], [`super::ifma::lane_window_for`]):
+//!
+//! | kind | lane window |
+//! |---|---|
+//! | AMD Zen 4 | the cost model with the table's reads weighted as measured there — measured |
+//! | every other kind | the cost model's, one bit smaller where its table would not fit the L1D and the smaller one's would — reasoned |
+//!
+//! The lane product reads its multiplier from the table row by row (every digit of every
+//! entry, under lane masks), so a window's table reads fall among that product's
+//! multiply-adds instead of in a scan before it. On the Zen 4 (family 25 model 17) that took
+//! the lanes from 1,586 to 1,505 cycles per product at 20 digits and from 3,530 to 3,330 at
+//! 30 (ifma_bound, production windows, medians of three); the table's reads still cost about
+//! 2 cycles per entry and digit, four times the model's ½, which makes 3 bits the fastest
+//! window at 10 digits and 4 bits from 20 to 40 digits (at 40: 15.2 against 16.2 million
+//! cycles per call with 5 bits). Batches of eight signed 3–5 % faster at 1024–4096 bits.
+//! Other kinds keep the rule they had before: the model's window fitted to the L1D, 32 KiB on
+//! Zen 3 and Zen 4, 48 KiB on Zen 5 and Intel's IFMA cores (from their published cache
+//! sizes), 32 KiB for others ([`Forms::l1d_bytes`]); on the Zen 4, before the change, that
+//! rule had made 4 bits beat 5 at 20 digits (569 against 599 µs per call of eight 1024-bit
+//! exponents). The duo and pair tables (two numbers) fit at every size, and their model
+//! windows were the fastest measured.
 //!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
@@ -103,8 +116,20 @@ pub struct Forms {
     /// The MULX kernels at 16 limbs.
     pub mulx16: Mulx16,
     /// The kind's level-1 data cache in bytes, which the lane form's window table should fit
-    /// (see [`super::ifma::lane_window_for`]).
+    /// under [`LaneWindow::FitL1d`] (see [`super::ifma::lane_window_for`]).
     pub l1d_bytes: usize,
+    /// How the lane form picks its window.
+    pub lane_window: LaneWindow,
+}
+
+/// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneWindow {
+    /// The cost model's window, one bit smaller where its table would not fit the level-1
+    /// data cache ([`Forms::l1d_bytes`]) and the smaller one's would.
+    FitL1d,
+    /// The cost model with the table's reads weighted as measured on the Zen 4.
+    ScanWeighted,
 }
 
 impl Forms {
@@ -133,10 +158,17 @@ impl Forms {
             Zen5 | IntelIceLake | IntelSapphireRapids => 48,
             Zen3 | Zen4 | AmdOther | IntelOther | Unknown => 32,
         };
+        // Measured on Zen 4 only; the others keep the rule they had before the lane
+        // product read its multiplier from the table row by row.
+        let lane_window = match kind {
+            Zen4 => LaneWindow::ScanWeighted,
+            _ => LaneWindow::FitL1d,
+        };
         Forms {
             ifma_two_prime,
             mulx16,
             l1d_bytes: l1d_kib * 1024,
+            lane_window,
         }
     }
 

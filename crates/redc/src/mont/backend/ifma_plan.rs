@@ -64,7 +64,7 @@ mod imp {
             Some(LanePlan {
                 moduli,
                 exps,
-                window: ifma::lane_window_for(len * 8, digits, Forms::current().l1d_bytes),
+                window: ifma::lane_window_for(len * 8, digits, &Forms::current()),
                 duo,
             })
         }

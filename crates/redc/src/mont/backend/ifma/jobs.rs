@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
 use super::{from_radix52, Modulus52};
+use crate::mont::backend::cpu::{Forms, LaneWindow};
 use crate::nat;
 
 /// One exponentiation of [`pow_lanes`](super::pow_lanes): `out = base^exp mod modulus`.
@@ -27,30 +28,44 @@ pub struct PowJob<'a> {
 /// a scan of `2^k` entries of `L` registers (about two per cycle), plus `2^k` multiplications
 /// to build the table. The squarings are the same for every window.
 pub fn window_for(bits: usize, digits: usize) -> u32 {
+    window_model(bits, digits, 0.5)
+}
+
+/// [`window_for`]'s model with the scan costing `scan` cycles per entry and digit.
+fn window_model(bits: usize, digits: usize, scan: f64) -> u32 {
     let l = digits as f64;
     let mul = 2.0 * l * l;
     let cost = |k: u32| {
         let entries = (1u64 << k) as f64;
         let windows = bits.div_ceil(k as usize) as f64;
-        entries * mul + windows * (mul + entries * l / 2.0)
+        entries * mul + windows * (mul + entries * l * scan)
     };
     (1..=7)
         .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
         .unwrap_or(4)
 }
 
-/// The lane form's window for exponents of `bits` bits and moduli of `digits` digits:
-/// [`window_for`]'s, or one bit smaller where its table of `2^k` lane-form entries (`64·digits`
-/// bytes each) would exceed `l1d_bytes` and the smaller one's does not — the table is scanned
-/// in full for every window, from the level-2 cache once it does not fit (see the CPU table
-/// in `mont::backend::cpu` for the measurements).
-pub fn lane_window_for(bits: usize, digits: usize, l1d_bytes: usize) -> u32 {
-    let w = window_for(bits, digits);
-    let table = |k: u32| (1usize << k) * digits * 64;
-    if w > 1 && table(w) > l1d_bytes && table(w - 1) <= l1d_bytes {
-        w - 1
-    } else {
-        w
+/// The lane form's window for exponents of `bits` bits and moduli of `digits` digits on a CPU
+/// whose forms are `forms` (`mont::backend::cpu`'s table says which rule each kind takes):
+///
+/// - [`LaneWindow::FitL1d`]: [`window_for`]'s, or one bit smaller where its table of `2^k`
+///   lane-form entries (`64·digits` bytes each) would exceed the kind's L1D and the smaller
+///   one's does not (the table is read in full for every window, from the level-2 cache once
+///   it does not fit).
+/// - [`LaneWindow::ScanWeighted`]: the model with the scan at 2 cycles per entry and digit
+///   instead of ½, the cost measured for the lane form's table reads on the Zen 4.
+pub fn lane_window_for(bits: usize, digits: usize, forms: &Forms) -> u32 {
+    match forms.lane_window {
+        LaneWindow::ScanWeighted => window_model(bits, digits, 2.0),
+        LaneWindow::FitL1d => {
+            let w = window_for(bits, digits);
+            let table = |k: u32| (1usize << k) * digits * 64;
+            if w > 1 && table(w) > forms.l1d_bytes && table(w - 1) <= forms.l1d_bytes {
+                w - 1
+            } else {
+                w
+            }
+        }
     }
 }
 

@@ -258,6 +258,53 @@ unsafe fn lane_mul(
     unsafe { (lanes_asm::MUL[digit_index(l)])(o, c, s, b, a) }
 }
 
+/// `out = a·table[idx]·R⁻¹` per lane (lane form, `l` digits; `idx` one entry index per lane, as
+/// [`lane_select`] takes it): the product kernel that selects its multiplier's digits row by
+/// row, reading every digit of every entry (the masks go to the scratch first).
+///
+/// # Safety
+/// As for [`lane_sqr`]; `1 ≤ table.len() ≤ SELECT_ENTRIES`.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn lane_mul_select(
+    l: usize,
+    out: &mut LaneNum,
+    c: &LaneConsts,
+    s: &mut LaneScratch,
+    a: &LaneNum,
+    table: &[LaneNum],
+    idx: &[u64],
+) {
+    assert!(!table.is_empty() && table.len() <= lanes_asm::SELECT_ENTRIES);
+    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
+    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    let ones = _mm512_set1_epi64(-1);
+    let masks = &mut s.0[lanes_asm::MASK_OFFSET / 8..];
+    for e in 0..table.len() {
+        let hit = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        // SAFETY: MASK_OFFSET + 64·SELECT_ENTRIES ≤ SCRATCH_BYTES (LANES words per mask).
+        unsafe {
+            _mm512_storeu_si512(
+                masks[LANES * e..].as_mut_ptr() as *mut _,
+                _mm512_maskz_mov_epi64(hit, ones),
+            )
+        };
+    }
+    let (o, c, s, t, a) = (
+        out.as_mut_ptr(),
+        c as *const LaneConsts as *const u64,
+        s.0.as_mut_ptr(),
+        table.as_ptr() as *const u64,
+        a.as_ptr(),
+    );
+    // SAFETY: the caller's features and count; the table's entries are LaneNums, ENTRY_BYTES
+    // apart (checked at compile time below), and the masks are set.
+    unsafe { (lanes_asm::MUL_SEL[digit_index(l)])(o, c, s, t, a, table.len()) }
+}
+
+const _: () = assert!(core::mem::size_of::<LaneNum>() == lanes_asm::ENTRY_BYTES);
+const _: () =
+    assert!(lanes_asm::MASK_OFFSET + 64 * lanes_asm::SELECT_ENTRIES <= lanes_asm::SCRATCH_BYTES);
+
 /// The multiply-adds one squaring and one product of the lane kernels issue at `digits` (one
 /// of [`COMPILED_DIGITS`]), counted in the generated code: `[squaring, product]`, each for
 /// eight numbers. With the core's multiply-add rate this gives the throughput bound a kernel
@@ -330,11 +377,15 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
     if let Some(first) = rows.next() {
         lane_select(l, acc, &table, first);
         for row in rows {
-            lane_select(l, &mut sel, &table, row);
             // SAFETY: as above.
             unsafe {
                 lane_sqr(l, acc, &c, &mut s, window as usize);
-                lane_mul(l, tmp, &c, &mut s, acc, &sel);
+                if entries <= lanes_asm::SELECT_ENTRIES {
+                    lane_mul_select(l, tmp, &c, &mut s, acc, &table, row);
+                } else {
+                    lane_select(l, &mut sel, &table, row);
+                    lane_mul(l, tmp, &c, &mut s, acc, &sel);
+                }
             }
             core::mem::swap(&mut acc, &mut tmp);
         }
@@ -430,6 +481,58 @@ mod tests {
             let mut back = vec![0u64; s];
             from_radix52(&mut back, &d);
             assert_eq!(back, x);
+        }
+    }
+
+    #[test]
+    fn every_window_matches_the_portable_fixed_window() {
+        // Windows up to 6 bits run the product that selects its multiplier row by row; 7 and
+        // 8 bits the separate scan and the plain product.
+        let Some(token) = Token::get() else {
+            return;
+        };
+        let k = portable_kernel();
+        let mut st = 0x0bad_5eed;
+        for bits in [512, 1024] {
+            let l = digits_for(bits).unwrap();
+            let moduli: Vec<Modulus<u64>> =
+                (0..LANES).map(|_| odd_modulus(bits, &mut st)).collect();
+            let m52: Vec<Modulus52> = moduli
+                .iter()
+                .map(|m| Modulus52::new(m, l).unwrap())
+                .collect();
+            let s = moduli[0].limbs();
+            let bases: Vec<Vec<u64>> = moduli
+                .iter()
+                .map(|m| {
+                    let b: Vec<u64> = (0..s).map(|_| lcg(&mut st)).collect();
+                    crate::nat::rem(&b, m.n())
+                })
+                .collect();
+            let exps: Vec<Vec<u8>> = (0..LANES)
+                .map(|_| (0..bits / 8).map(|_| lcg(&mut st) as u8).collect())
+                .collect();
+            for window in 1..=8u32 {
+                let mut outs = vec![vec![0u64; s]; LANES];
+                {
+                    let mut jobs: Vec<PowJob<'_>> = outs
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, o)| PowJob {
+                            out: o,
+                            base: &bases[i],
+                            exp: &exps[i],
+                            modulus: &m52[i],
+                        })
+                        .collect();
+                    pow_lanes(token, &mut jobs, window);
+                }
+                for i in 0..LANES {
+                    let mut want = vec![0u64; s];
+                    fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
+                    assert_eq!(outs[i], want, "bits {bits} window {window} lane {i}");
+                }
+            }
         }
     }
 

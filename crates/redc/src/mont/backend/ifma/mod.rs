@@ -40,10 +40,13 @@
 //! the multiplier's bound; at 10 and 14 digits about 1–2 % slower.
 //!
 //! Constant time: every loop bound is a function of `L`, the window and the exponent's public
-//! length; table entries are read by a scan over all of them with per-lane compare masks
-//! (`VPCMPEQQ` into a mask register, `VMOVDQA64` under mask). No branch or address depends
-//! on a digit, an exponent or a modulus; the generated kernels have no branch but their loop
-//! over a window's squarings, whose count is public.
+//! length; table entries are all read, under per-lane masks (`VPCMPEQQ` of the lane's window
+//! digit against each entry's index). For windows up to 6 bits the product of each window
+//! reads them itself, row by row: its multiplier digit `k` is the OR of every entry's digit
+//! `k` ANDed with that entry's lane mask (`VPTERNLOGQ`, the masks set in the scratch before
+//! the call); above, a separate scan selects the multiplier first. No branch or address
+//! depends on a digit, an exponent or a modulus; the generated kernels branch only on their
+//! loops over a window's squarings and over the table's entries, whose counts are public.
 //!
 //! The functions are only sound on CPUs with the three extensions: they are reachable only
 //! through a [`Token`], which only [`Token::get`] makes after the CPU said so.
