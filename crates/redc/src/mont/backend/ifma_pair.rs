@@ -109,16 +109,19 @@ pub fn pow_wide_public_vartime(_: Token, job: &mut PowJob<'_>, exp: &[u8]) {
         job.base.len() == job.modulus.limbs() && job.out.len() == job.modulus.limbs(),
         "base and result of the modulus's limb count"
     );
-    let mut inputs = Zeroizing::new(Inputs {
-        n: [[0; BUF]; 2],
-        rr: [[0; BUF]; 2],
-        base: [[0; BUF]; 2],
-        k0: [0; 2],
-    });
-    inputs.n[0][..l].copy_from_slice(&job.modulus.n);
-    inputs.rr[0][..l].copy_from_slice(&job.modulus.rr);
-    to_radix52(&mut inputs.base[0][..l], job.base);
-    inputs.k0[0] = job.modulus.k0;
+    // The modulus and R² are public; the base may be a result under its fault check, so it
+    // alone is zeroized (with the result).
+    let (mut n, mut rr) = ([0u64; BUF], [0u64; BUF]);
+    n[..l].copy_from_slice(&job.modulus.n);
+    rr[..l].copy_from_slice(&job.modulus.rr);
+    let mut base = Zeroizing::new([0u64; BUF]);
+    to_radix52(&mut base[..l], job.base);
+    let inputs = WideInputs {
+        n: &n,
+        rr: &rr,
+        base: &base,
+        k0: job.modulus.k0,
+    };
     let mut result = Zeroizing::new([0u64; BUF]);
     // SAFETY: (each arm) the token proves AVX512F, AVX512VL and AVX512IFMA.
     match l.div_ceil(8) {
@@ -154,20 +157,20 @@ pub fn pow_wide_public_vartime(_: Token, job: &mut PowJob<'_>, exp: &[u8]) {
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 unsafe fn wide_public_core<const NV: usize>(
     out: &mut Digits,
-    inputs: &Inputs,
+    inputs: &WideInputs<'_>,
     l: usize,
     exp: &[u8],
 ) {
     let one_n = Pair::<NV, 1> {
         l,
-        n: [load_num(&inputs.n[0])],
-        k0: [_mm512_set1_epi64(inputs.k0[0] as i64)],
+        n: [load_num(inputs.n)],
+        k0: [_mm512_set1_epi64(inputs.k0 as i64)],
     };
     let mut one = [0u64; BUF];
     one[0] = 1;
     let mut x = Zeroizing::new([[0u64; BUF]; 1]);
     // x = base·R mod n (digits in `x`, registers in `xv`).
-    let xv = one_n.amm(&mut x, &[load_num(&inputs.base[0])], [&inputs.rr[0]]);
+    let xv = one_n.amm(&mut x, &[load_num(inputs.base)], [inputs.rr]);
     // The accumulator's digits in two buffers used in turn (see `pair_core`).
     let mut bufs = Zeroizing::new([[[0u64; BUF]; 1]; 2]);
     let (first_buf, second_buf) = bufs.split_at_mut(1);
@@ -175,7 +178,7 @@ unsafe fn wide_public_core<const NV: usize>(
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
     let acc = if bits == 0 {
-        one_n.amm(cur, &[load_num(&inputs.rr[0])], [&one])
+        one_n.amm(cur, &[load_num(inputs.rr)], [&one])
     } else {
         cur[0] = x[0];
         let mut acc = xv;
@@ -193,6 +196,14 @@ unsafe fn wide_public_core<const NV: usize>(
     let mut o = Zeroizing::new([[0u64; BUF]; 1]);
     one_n.amm(&mut o, &acc, [&one]);
     *out = o[0];
+}
+
+/// The wide form's one number in digit form (see [`pow_wide_public_vartime`]).
+struct WideInputs<'a> {
+    n: &'a Digits,
+    rr: &'a Digits,
+    base: &'a Digits,
+    k0: u64,
 }
 
 /// Both numbers' inputs in digit form.
