@@ -469,6 +469,54 @@ mod tests {
         Modulus::new(&n).unwrap()
     }
 
+    /// [`LANES`] random odd moduli of `bits` bits, and their lane-form digits.
+    fn lane_moduli(bits: usize, st: &mut u64) -> (Vec<Modulus<u64>>, Vec<Modulus52>) {
+        let l = digits_for(bits).unwrap();
+        let moduli: Vec<Modulus<u64>> = (0..LANES).map(|_| odd_modulus(bits, st)).collect();
+        let m52 = moduli
+            .iter()
+            .map(|m| Modulus52::new(m, l).unwrap())
+            .collect();
+        (moduli, m52)
+    }
+
+    /// The lanes' results for `bases[i]^exps[i] mod moduli[i]` (one job per base) with
+    /// `window`, each checked against the portable fixed window.
+    fn lanes_against_portable(
+        token: Token,
+        moduli: &[Modulus<u64>],
+        m52: &[Modulus52],
+        bases: &[Vec<u64>],
+        exps: &[Vec<u8>],
+        window: u32,
+    ) {
+        let s = moduli[0].limbs();
+        let mut outs = vec![vec![0u64; s]; bases.len()];
+        {
+            let mut jobs: Vec<PowJob<'_>> = outs
+                .iter_mut()
+                .enumerate()
+                .map(|(i, o)| PowJob {
+                    out: o,
+                    base: &bases[i],
+                    exp: &exps[i],
+                    modulus: &m52[i],
+                })
+                .collect();
+            pow_lanes(token, &mut jobs, window);
+        }
+        let k = portable_kernel();
+        for (i, out) in outs.iter().enumerate() {
+            let mut want = vec![0u64; s];
+            fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
+            let (bits, elen) = (moduli[i].n().len() * 64, exps[i].len());
+            assert_eq!(
+                *out, want,
+                "about {bits} bits, window {window}, lane {i}, exponent of {elen} bytes"
+            );
+        }
+    }
+
     #[test]
     fn radix_conversion_round_trips() {
         let mut st = 7;
@@ -491,16 +539,9 @@ mod tests {
         let Some(token) = Token::get() else {
             return;
         };
-        let k = portable_kernel();
         let mut st = 0x0bad_5eed;
         for bits in [512, 1024] {
-            let l = digits_for(bits).unwrap();
-            let moduli: Vec<Modulus<u64>> =
-                (0..LANES).map(|_| odd_modulus(bits, &mut st)).collect();
-            let m52: Vec<Modulus52> = moduli
-                .iter()
-                .map(|m| Modulus52::new(m, l).unwrap())
-                .collect();
+            let (moduli, m52) = lane_moduli(bits, &mut st);
             let s = moduli[0].limbs();
             let bases: Vec<Vec<u64>> = moduli
                 .iter()
@@ -513,25 +554,7 @@ mod tests {
                 .map(|_| (0..bits / 8).map(|_| lcg(&mut st) as u8).collect())
                 .collect();
             for window in 1..=8u32 {
-                let mut outs = vec![vec![0u64; s]; LANES];
-                {
-                    let mut jobs: Vec<PowJob<'_>> = outs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, o)| PowJob {
-                            out: o,
-                            base: &bases[i],
-                            exp: &exps[i],
-                            modulus: &m52[i],
-                        })
-                        .collect();
-                    pow_lanes(token, &mut jobs, window);
-                }
-                for i in 0..LANES {
-                    let mut want = vec![0u64; s];
-                    fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
-                    assert_eq!(outs[i], want, "bits {bits} window {window} lane {i}");
-                }
+                lanes_against_portable(token, &moduli, &m52, &bases, &exps, window);
             }
         }
     }
@@ -541,16 +564,10 @@ mod tests {
         let Some(token) = Token::get() else {
             return;
         };
-        let k = portable_kernel();
         let mut st = 0x1234_5678;
         for bits in [64, 100, 511, 512, 683, 1024, 1030, 1536, 2048, 2078] {
             let l = digits_for(bits).unwrap();
-            let moduli: Vec<Modulus<u64>> =
-                (0..LANES).map(|_| odd_modulus(bits, &mut st)).collect();
-            let m52: Vec<Modulus52> = moduli
-                .iter()
-                .map(|m| Modulus52::new(m, l).unwrap())
-                .collect();
+            let (moduli, m52) = lane_moduli(bits, &mut st);
             for jobs_n in [1, 2, 3, 8] {
                 for elen in [0usize, 1, 9, bits.div_ceil(8)] {
                     let s = moduli[0].limbs();
@@ -573,26 +590,8 @@ mod tests {
                     let exps: Vec<Vec<u8>> = (0..jobs_n)
                         .map(|_| (0..elen).map(|_| lcg(&mut st) as u8).collect())
                         .collect();
-                    let mut outs = vec![vec![0u64; s]; jobs_n];
                     let window = window_for(elen * 8, l).max(1);
-                    {
-                        let mut jobs: Vec<PowJob<'_>> = outs
-                            .iter_mut()
-                            .enumerate()
-                            .map(|(i, o)| PowJob {
-                                out: o,
-                                base: &bases[i],
-                                exp: &exps[i],
-                                modulus: &m52[i],
-                            })
-                            .collect();
-                        pow_lanes(token, &mut jobs, window);
-                    }
-                    for i in 0..jobs_n {
-                        let mut want = vec![0u64; s];
-                        fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
-                        assert_eq!(outs[i], want, "bits {bits} lane {i} elen {elen}");
-                    }
+                    lanes_against_portable(token, &moduli, &m52, &bases, &exps, window);
                 }
             }
         }
