@@ -18,6 +18,10 @@ use std::path::Path;
 /// Registers per number of digit positions (`L = 4·NV` digits): 3 to 10.
 const NVS: std::ops::RangeInclusive<usize> = 3..=10;
 
+/// Registers per number of digit positions of the 256-bit kernels (`L = 2·NV` digits): 3 to
+/// 10 (6 to 20 digits; the fixed registers leave no room for more).
+const YNVS: std::ops::RangeInclusive<usize> = 3..=10;
+
 /// Words of one interleaved array in the constants (40 digits of two numbers, and a register
 /// of zeros past the end).
 const ARR: usize = 88;
@@ -51,23 +55,49 @@ enum Kind {
     Mul,
 }
 
-/// One kernel's text for `nv` registers.
+/// One kernel's text for `nv` registers of `w` digits of each number.
 struct Gen {
     nv: usize,
     kind: Kind,
     s: String,
+    /// Digits of each number per register: 4 (512-bit registers) or 2 (256-bit).
+    w: usize,
+    /// How far the frame's registers have rotated (256-bit form only: there a double step's
+    /// two-digit shift is a whole register, so the registers are renamed, not moved).
+    rot: usize,
 }
 
 impl Gen {
+    fn new(nv: usize, kind: Kind, w: usize) -> Self {
+        Gen {
+            nv,
+            kind,
+            s: String::new(),
+            w,
+            rot: 0,
+        }
+    }
     fn l(&self) -> usize {
-        4 * self.nv
+        self.w * self.nv
+    }
+    /// The register class: `zmm` or `ymm`.
+    fn class(&self) -> &'static str {
+        if self.w == 4 {
+            "zmm"
+        } else {
+            "ymm"
+        }
+    }
+    /// Bytes per register.
+    fn rb(&self) -> usize {
+        16 * self.w
     }
     fn z(&self, i: usize) -> String {
-        format!("zmm{i}")
+        format!("{}{i}", self.class())
     }
     /// Frame position registers.
     fn x(&self, r: usize) -> String {
-        self.z(r)
+        self.z((r + self.rot) % self.nv)
     }
     /// Product-term registers (the next step's terms; also the second accumulator).
     fn t(&self, r: usize) -> String {
@@ -158,14 +188,18 @@ impl Gen {
             self.z(self.free_base() + rank * self.nv + r)
         } else {
             let off = [N_OFF, ND_OFF, NDD_OFF][down];
-            Self::mem(off + 64 * r)
+            self.mem(off + self.rb() * r)
         }
     }
-    fn xmm(zmm: &str) -> String {
-        zmm.replacen("zmm", "xmm", 1)
+    fn xmm(reg: &str) -> String {
+        reg.replacen("zmm", "xmm", 1).replacen("ymm", "xmm", 1)
     }
-    fn mem(off: usize) -> String {
-        format!("zmmword ptr [rsi + {off}]")
+    /// A whole register's memory operand at `[base + off]`.
+    fn ptr(&self, base: &str, off: usize) -> String {
+        format!("{}word ptr [{base} + {off}]", self.class())
+    }
+    fn mem(&self, off: usize) -> String {
+        self.ptr("rsi", off)
     }
 
     fn op(&mut self, line: &str) {
@@ -191,7 +225,8 @@ impl Gen {
                 let reg = self.narr(down, r);
                 if !reg.contains("ptr") {
                     let off = [N_OFF, ND_OFF, NDD_OFF][down];
-                    self.op(&format!("vmovdqu64 {reg}, {}", Self::mem(off + 64 * r)));
+                    let src = self.mem(off + self.rb() * r);
+                    self.op(&format!("vmovdqu64 {reg}, {src}"));
                 }
             }
         }
@@ -236,12 +271,13 @@ impl Gen {
             Self::xmm(&xt),
         );
         let (k0, n0, n1) = (self.k0x(), self.n0x(), self.n1x());
+        let (x0, x0x) = (self.x(0), Self::xmm(&self.x(0)));
         // y₀ = lo(t₀·k₀); column i+1 gets ⌈t₀/2^52⌉, its product terms and y₀'s terms.
         self.op(&format!("vpxord {y0x}, {y0x}, {y0x}"));
-        self.op(&format!("vpmadd52luq {y0x}, xmm0, {k0}"));
-        self.op(&format!("vpaddq {qx}, xmm0, {mx}"));
+        self.op(&format!("vpmadd52luq {y0x}, {x0x}, {k0}"));
+        self.op(&format!("vpaddq {qx}, {x0x}, {mx}"));
         self.op(&format!("vpsrlq {qx}, {qx}, 52"));
-        self.op(&format!("vextracti32x4 {colx}, zmm0, 1"));
+        self.op(&format!("vextracti32x4 {colx}, {x0}, 1"));
         self.op(&format!("vpaddq {colx}, {colx}, {qx}"));
         self.op(&format!("vpaddq {colx}, {colx}, {xtx}"));
         self.op(&format!("vpxord {qx}, {qx}, {qx}"));
@@ -278,12 +314,20 @@ impl Gen {
             self.c0(),
             self.l1(),
         );
-        for r in 0..nv {
-            let (xr, next) = (
-                self.x(r),
-                if r + 1 < nv { self.x(r + 1) } else { z.clone() },
-            );
-            self.op(&format!("valignq {xr}, {next}, {xr}, 4"));
+        if self.w == 4 {
+            for r in 0..nv {
+                let (xr, next) = (
+                    self.x(r),
+                    if r + 1 < nv { self.x(r + 1) } else { z.clone() },
+                );
+                self.op(&format!("valignq {xr}, {next}, {xr}, 4"));
+            }
+        } else {
+            // Two digits are a whole register: position 0's register becomes the top one,
+            // zeroed.
+            let old0 = self.x(0);
+            self.rot = (self.rot + 1) % nv;
+            self.op(&format!("vpxord {old0}, {old0}, {old0}"));
         }
         for r in 0..nv {
             let (xr, ndd, nd) = (self.x(r), self.narr(2, r), self.narr(1, r));
@@ -327,10 +371,8 @@ impl Gen {
         for r in 0..self.nv {
             let tr = self.t(r);
             self.op(&format!("vpxord {tr}, {tr}, {tr}"));
-            self.op(&format!(
-                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
-                AD_OFF + 64 * r
-            ));
+            let src = self.ptr("r8", AD_OFF + self.rb() * r);
+            self.op(&format!("vmovdqu64 {l0}, {src}"));
             self.op(&format!("vpmadd52huq {tr}, {ba}, {l0}"));
             self.op(&format!("vpmadd52luq {tr}, {bb}, {l0}"));
         }
@@ -340,10 +382,8 @@ impl Gen {
         ));
         for r in 0..self.nv {
             let tr = self.t(r);
-            self.op(&format!(
-                "vmovdqu64 {l0}, zmmword ptr [r8 + {}]",
-                A_OFF + 64 * r
-            ));
+            let src = self.ptr("r8", A_OFF + self.rb() * r);
+            self.op(&format!("vmovdqu64 {l0}, {src}"));
             self.op(&format!("vpmadd52huq {tr}, {bb}, {l0}"));
             self.op(&format!("vpmadd52luq {tr}, {ba}, {l0}"));
         }
@@ -362,28 +402,28 @@ impl Gen {
         let pa = if down { k.checked_sub(1) } else { Some(k) };
         let pf = if down { k } else { k + 1 };
         let has_f = k + 1 < self.l();
-        let in_r = |p: usize| p / 4 == r;
+        let w = self.w;
+        let in_r = |p: usize| p / w == r;
         let a_here = pa.is_some_and(in_r);
         let f_here = has_f && in_r(pf);
         if !a_here && !f_here {
             return false;
         }
-        self.op(&format!(
-            "vmovdqu64 {dst}, zmmword ptr [rdx + {}]",
-            e + 64 * r
-        ));
+        let rb = self.rb();
+        let src = self.ptr("rdx", e + rb * r);
+        self.op(&format!("vmovdqu64 {dst}, {src}"));
         if let Some(p) = pa.filter(|&p| in_r(p)) {
+            let src = self.ptr("rdx", a + rb * r);
             self.op(&format!(
-                "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
-                1 + p % 4,
-                a + 64 * r
+                "vpblendmq {dst}{{{{k{}}}}}, {dst}, {src}",
+                1 + p % w
             ));
         }
         if f_here {
+            let src = self.ptr("rdx", f + rb * r);
             self.op(&format!(
-                "vpblendmq {dst}{{{{k{}}}}}, {dst}, zmmword ptr [rdx + {}]",
-                1 + pf % 4,
-                f + 64 * r
+                "vpblendmq {dst}{{{{k{}}}}}, {dst}, {src}",
+                1 + pf % w
             ));
         }
         true
@@ -391,13 +431,15 @@ impl Gen {
 
     /// The mask for register `r` of a row whose positions start at `from` (`None`: every
     /// position; `Some(None)`: the register is wholly below, skip it).
-    fn from_mask(from: usize, r: usize) -> Option<Option<usize>> {
-        if from <= 4 * r {
+    /// (Masks k5..k7 start at positions 1, 2, 3; in a 256-bit register k5 is positions 1 up.)
+    fn mask_from(&self, from: usize, r: usize) -> Option<Option<usize>> {
+        let w = self.w;
+        if from <= w * r {
             Some(None)
-        } else if from >= 4 * r + 4 {
+        } else if from >= w * r + w {
             None
         } else {
-            Some(Some(4 + from - 4 * r))
+            Some(Some(4 + from - w * r))
         }
     }
 
@@ -411,12 +453,12 @@ impl Gen {
         let start = |row: usize| if down { row.saturating_sub(1) } else { row };
         for r in 0..self.nv {
             let hi = if k < l {
-                Self::from_mask(start(k), r)
+                self.mask_from(start(k), r)
             } else {
                 None
             };
             let lo = if k + 1 < l {
-                Self::from_mask(start(k + 1), r)
+                self.mask_from(start(k + 1), r)
             } else {
                 None
             };
@@ -429,10 +471,8 @@ impl Gen {
             let need_shared = (hi.is_some() && !hi_own) || (lo.is_some() && !lo_own);
             if need_shared {
                 // The column register is free between the chain's uses.
-                self.op(&format!(
-                    "vmovdqu64 {shared}, zmmword ptr [rdx + {}]",
-                    base + 64 * r
-                ));
+                let src = self.ptr("rdx", base + self.rb() * r);
+                self.op(&format!("vmovdqu64 {shared}, {src}"));
             }
             let tr = self.t(r);
             if let Some(mask) = hi {
@@ -529,21 +569,28 @@ impl Gen {
             self.op(&format!("vpsrlq {tr}, {xr}, 52"));
             self.op(&format!("vpandq {xr}, {xr}, {m}"));
         }
+        let up = 2 * self.w - 2;
         for r in 0..nv {
             let (xr, tr) = (self.x(r), self.t(r));
             let below = if r > 0 { self.t(r - 1) } else { z.clone() };
-            self.op(&format!("valignq {t}, {tr}, {below}, 6"));
+            self.op(&format!("valignq {t}, {tr}, {below}, {up}"));
             self.op(&format!("vpaddq {xr}, {xr}, {t}"));
         }
-        // Bit 8r + 2k + u of r9:r8 (generate: digit > 2^52 − 1) and r11:r10 (propagate: digit
-        // = 2^52 − 1) is digit 4r + k of number u.
+        // Bit 2wr + 2k + u of r9:r8 (generate: digit > 2^52 − 1) and r11:r10 (propagate: digit
+        // = 2^52 − 1) is digit wr + k of number u.
         for g in ["r8", "r9", "r10", "r11"] {
             self.op(&format!("xor {g}d, {g}d"));
         }
+        let (bits, per_word) = (2 * self.w, 32 / self.w);
+        assert!(nv <= 2 * per_word, "the masks fit 128 bits");
         for r in 0..nv {
             let xr = self.x(r);
-            let (g, p) = if r < 8 { ("r8", "r10") } else { ("r9", "r11") };
-            let sh = 8 * (r % 8);
+            let (g, p) = if r < per_word {
+                ("r8", "r10")
+            } else {
+                ("r9", "r11")
+            };
+            let sh = bits * (r % per_word);
             self.op(&format!("vpcmpuq k1, {xr}, {m}, 6"));
             self.op(&format!("vpcmpuq k2, {xr}, {m}, 0"));
             for (k, w) in [("k1", g), ("k2", p)] {
@@ -589,17 +636,18 @@ impl Gen {
         }
         self.op("or r14, r8");
         self.op("or r15, r9");
+        let lanes = 2 * self.w;
         for r in 0..nv {
             let xr = self.x(r);
-            let w = if r < 8 { "r14" } else { "r15" };
-            let sh = 8 * (r % 8);
+            let w = if r < per_word { "r14" } else { "r15" };
+            let sh = bits * (r % per_word);
             self.op(&format!("mov rax, {w}"));
             if sh > 0 {
                 self.op(&format!("shr rax, {sh}"));
             }
             self.op("kmovw k1, eax");
             self.op(&format!(
-                "vpaddq {xr}{{{{k1}}}}, {xr}, qword ptr [rsi + {ONE_OFF}]{{{{1to8}}}}"
+                "vpaddq {xr}{{{{k1}}}}, {xr}, qword ptr [rsi + {ONE_OFF}]{{{{1to{lanes}}}}}"
             ));
             self.op(&format!("vpandq {xr}, {xr}, {m}"));
         }
@@ -615,15 +663,13 @@ impl Gen {
             } else {
                 z.clone()
             };
-            self.op(&format!(
-                "vmovdqu64 zmmword ptr [{base} + {}], {xr}",
-                A_OFF + 64 * r
-            ));
+            let (da, dd) = (
+                self.ptr(base, A_OFF + self.rb() * r),
+                self.ptr(base, AD_OFF + self.rb() * r),
+            );
+            self.op(&format!("vmovdqu64 {da}, {xr}"));
             self.op(&format!("valignq {l0}, {next}, {xr}, 2"));
-            self.op(&format!(
-                "vmovdqu64 zmmword ptr [{base} + {}], {l0}",
-                AD_OFF + 64 * r
-            ));
+            self.op(&format!("vmovdqu64 {dd}, {l0}"));
         }
     }
 
@@ -635,7 +681,10 @@ impl Gen {
         self.masks();
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdi + {}]", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {xr}, {}",
+                self.ptr("rdi", self.rb() * r)
+            ));
         }
         self.op("2:");
         // a, a↓; f = 2a mod 2^52 (in T), f↓; e = f + (aⱼ₋₁ >> 51) and e↓ = f↓ + (a >> 51).
@@ -646,8 +695,8 @@ impl Gen {
             self.op(&format!("vpaddq {tr}, {xr}, {xr}"));
             self.op(&format!("vpandq {tr}, {tr}, {m}"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {tr}",
-                F_OFF + 64 * r
+                "vmovdqu64 {}, {tr}",
+                self.ptr("rdx", F_OFF + self.rb() * r)
             ));
         }
         for r in 0..nv {
@@ -656,14 +705,14 @@ impl Gen {
             // f↓ and e↓.
             self.op(&format!("valignq {l0}, {next}, {tr}, 2"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
-                FD_OFF + 64 * r
+                "vmovdqu64 {}, {l0}",
+                self.ptr("rdx", FD_OFF + self.rb() * r)
             ));
             self.op(&format!("vpsrlq {l1}, {xr}, 51"));
             self.op(&format!("vpaddq {l0}, {l0}, {l1}"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
-                ED_OFF + 64 * r
+                "vmovdqu64 {}, {l0}",
+                self.ptr("rdx", ED_OFF + self.rb() * r)
             ));
         }
         for r in 0..nv {
@@ -676,11 +725,11 @@ impl Gen {
             } else {
                 self.op(&format!("vmovdqa64 {l1}, {z}"));
             }
-            self.op(&format!("valignq {l0}, {l0}, {l1}, 6"));
+            self.op(&format!("valignq {l0}, {l0}, {l1}, {}", 2 * self.w - 2));
             self.op(&format!("vpaddq {l0}, {l0}, {tr}"));
             self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {l0}",
-                E_OFF + 64 * r
+                "vmovdqu64 {}, {l0}",
+                self.ptr("rdx", E_OFF + self.rb() * r)
             ));
         }
         // The frame starts as row 0's low halves: lo(a₀·v⁽⁰⁾).
@@ -692,20 +741,27 @@ impl Gen {
             let src = if self.row_reg(0, r, false, &l0) {
                 l0.clone()
             } else {
-                format!("zmmword ptr [rdx + {}]", E_OFF + 64 * r)
+                self.ptr("rdx", E_OFF + self.rb() * r)
             };
             self.op(&format!("vpxord {xr}, {xr}, {xr}"));
             self.op(&format!("vpmadd52luq {xr}, {ba}, {src}"));
         }
         self.xterms(0);
         self.reduce();
+        assert_eq!(
+            self.rot, 0,
+            "the loop ends with the registers it began with"
+        );
         self.normalise();
         self.masks();
         self.op("dec rcx");
         self.op("jnz 2b");
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {}, {xr}",
+                self.ptr("rdi", self.rb() * r)
+            ));
         }
     }
 
@@ -715,7 +771,10 @@ impl Gen {
         self.consts();
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdx + {}]", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {xr}, {}",
+                self.ptr("rdx", self.rb() * r)
+            ));
         }
         self.store_a("r8");
         let ba = self.ba();
@@ -724,8 +783,8 @@ impl Gen {
             let xr = self.x(r);
             self.op(&format!("vpxord {xr}, {xr}, {xr}"));
             self.op(&format!(
-                "vpmadd52luq {xr}, {ba}, zmmword ptr [r8 + {}]",
-                A_OFF + 64 * r
+                "vpmadd52luq {xr}, {ba}, {}",
+                self.ptr("r8", A_OFF + self.rb() * r)
             ));
         }
         self.xterms(0);
@@ -733,7 +792,10 @@ impl Gen {
         self.normalise();
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {}, {xr}",
+                self.ptr("rdi", self.rb() * r)
+            ));
         }
     }
 
@@ -743,12 +805,18 @@ impl Gen {
         self.consts();
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 {xr}, zmmword ptr [rdi + {}]", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {xr}, {}",
+                self.ptr("rdi", self.rb() * r)
+            ));
         }
         self.normalise();
         for r in 0..nv {
             let xr = self.x(r);
-            self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {xr}", 64 * r));
+            self.op(&format!(
+                "vmovdqu64 {}, {xr}",
+                self.ptr("rdi", self.rb() * r)
+            ));
         }
     }
 }
@@ -1222,22 +1290,145 @@ fn count_multiply_adds(text: &str, kind: Kind) -> (usize, usize) {
         Kind::Mul => text,
     };
     let ops = body.lines().filter(|l| l.contains("vpmadd52"));
-    let (z, x): (Vec<&str>, Vec<&str>) =
-        ops.partition(|l| l.contains("madd52luq zmm") || l.contains("madd52huq zmm"));
+    let (z, x): (Vec<&str>, Vec<&str>) = ops.partition(|l| !l.contains("q xmm"));
     (z.len(), x.len())
 }
 
-fn kernel(nv: usize, kind: Kind) -> String {
-    let mut g = Gen {
-        nv,
-        kind,
-        s: String::new(),
-    };
+fn kernel(nv: usize, kind: Kind, w: usize) -> String {
+    let mut g = Gen::new(nv, kind, w);
     match kind {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),
     }
     g.s
+}
+
+/// Writes the duo kernels of `w` digits per register (4: 512-bit registers, 2: 256-bit) for
+/// the register counts `nvs`, their names prefixed by `pre` (`{pre}sqr_NV`, `{pre}mul_NV`,
+/// `{pre}norm_NV`), and their tables (`{PRE}NVS`, `{PRE}SQR`, `{PRE}MUL`,
+/// `{PRE}MULTIPLY_ADDS`).
+fn duo_kernels(code: &mut String, w: usize, pre: &str, nvs: std::ops::RangeInclusive<usize>) {
+    let up = pre.to_uppercase();
+    let bits = 128 * w;
+    let mut counts = String::new();
+    for nv in nvs.clone() {
+        let (sz, sx) = count_multiply_adds(&kernel(nv, Kind::Sqr, w), Kind::Sqr);
+        let (mz, mx) = count_multiply_adds(&kernel(nv, Kind::Mul, w), Kind::Mul);
+        writeln!(counts, "    [{sz}, {sx}, {mz}, {mx}],").unwrap();
+    }
+    let nvs: Vec<usize> = nvs.collect();
+    write!(
+        code,
+        "
+/// Multiply-adds per operation of the {bits}-bit kernels, per register count in
+/// [`{up}NVS`]' order: {bits}-bit and 128-bit ones in a squaring, then in a product (counted
+/// in the text this script wrote).
+pub(super) const {up}MULTIPLY_ADDS: [[usize; 4]; {len}] = [
+{counts}];
+",
+        len = nvs.len(),
+    )
+    .unwrap();
+    for &nv in &nvs {
+        let sqr = kernel(nv, Kind::Sqr, w);
+        let mul = kernel(nv, Kind::Mul, w);
+        let mut g = Gen::new(nv, Kind::Mul, w);
+        g.norm();
+        let norm = g.s;
+        let clob = clobbers();
+        write!(
+            code,
+            "
+/// `count ≥ 1` squarings of the interleaved number at `x` in place, {l} digits in {bits}-bit
+/// registers.
+///
+/// # Safety
+/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
+#[inline(never)]
+pub(super) unsafe fn {pre}sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqr}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// `out = a·b·R⁻¹` for interleaved numbers of {l} digits in {bits}-bit registers.
+///
+/// # Safety
+/// As for [`{pre}sqr_{nv}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
+/// digits), `out` writable for {x} bytes.
+#[inline(never)]
+pub(super) unsafe fn {pre}mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mul}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") a => _,
+            inout(\"rcx\") b => _,
+            inout(\"r8\") scratch => _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// The normalisation of `{pre}sqr_{nv}` and `{pre}mul_{nv}` alone, in place, for the tests.
+///
+/// # Safety
+/// As for [`{pre}sqr_{nv}`]; `x` readable and writable for {x} bytes.
+#[cfg(test)]
+pub(super) unsafe fn {pre}norm_{nv}(x: *mut u64, consts: *const u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{norm}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+",
+            l = w * nv,
+            x = 16 * w * nv,
+            bx = 16 * w * nv + 48,
+        )
+        .unwrap();
+    }
+    let list = |f: &str| {
+        nvs.iter()
+            .map(|n| format!("{pre}{f}_{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    write!(
+        code,
+        "
+/// The register counts of the {bits}-bit kernels (`{w}·nv` digits each): the one list every
+/// dispatch reads.
+pub(super) const {up}NVS: [usize; {len}] = {nvs:?};
+/// The {bits}-bit squaring kernels, in [`{up}NVS`]' order.
+pub(super) const {up}SQR: [SqrFn; {len}] = [{sqr}];
+/// The {bits}-bit product kernels, in [`{up}NVS`]' order.
+pub(super) const {up}MUL: [MulFn; {len}] = [{mul}];
+/// The {bits}-bit normalisations, in [`{up}NVS`]' order, for the tests.
+#[cfg(test)]
+pub(super) const {up}NORM: [unsafe fn(*mut u64, *const u64); {len}] = [{norm}];
+",
+        len = nvs.len(),
+        sqr = list("sqr"),
+        mul = list("mul"),
+        norm = list("norm"),
+    )
+    .unwrap();
 }
 
 fn main() {
@@ -1255,125 +1446,16 @@ pub(super) const ARR: usize = {ARR};
 "
     );
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
-        let mut counts = String::new();
-        for nv in NVS {
-            let (sz, sx) = count_multiply_adds(&kernel(nv, Kind::Sqr), Kind::Sqr);
-            let (mz, mx) = count_multiply_adds(&kernel(nv, Kind::Mul), Kind::Mul);
-            writeln!(counts, "    [{sz}, {sx}, {mz}, {mx}],").unwrap();
-        }
-        write!(
-            code,
+        duo_kernels(&mut code, 4, "", NVS);
+        duo_kernels(&mut code, 2, "y", YNVS);
+        code.push_str(
             "
-/// Multiply-adds per operation for 3 to 10 registers: 512-bit and 128-bit ones in a squaring,
-/// then in a product (counted in the text this script wrote).
-pub(super) const MULTIPLY_ADDS: [[usize; 4]; 8] = [
-{counts}];
-"
-        )
-        .unwrap();
-        for nv in NVS {
-            let sqr = kernel(nv, Kind::Sqr);
-            let mul = kernel(nv, Kind::Mul);
-            let mut g = Gen {
-                nv,
-                kind: Kind::Mul,
-                s: String::new(),
-            };
-            g.norm();
-            let norm = g.s;
-            let clob = clobbers();
-            write!(
-                code,
-                "
-/// `count ≥ 1` squarings of the interleaved number at `x` in place, {l} digits.
-///
-/// # Safety
-/// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
-/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
-#[inline(never)]
-pub(super) unsafe fn sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{sqr}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") count => _,
-            out(\"r8\") _,
-{clob}            options(nostack),
-        );
-    }}
-}}
-
-/// `out = a·b·R⁻¹` for interleaved numbers of {l} digits.
-///
-/// # Safety
-/// As for [`sqr_{nv}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
-/// digits), `out` writable for {x} bytes.
-#[inline(never)]
-pub(super) unsafe fn mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{mul}            inout(\"rdi\") out => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") a => _,
-            inout(\"rcx\") b => _,
-            inout(\"r8\") scratch => _,
-{clob}            options(nostack),
-        );
-    }}
-}}
-
-/// The normalisation of `sqr_{nv}` and `mul_{nv}` alone, in place, for the tests.
-///
-/// # Safety
-/// As for [`sqr_{nv}`]; `x` readable and writable for {x} bytes.
-#[cfg(test)]
-pub(super) unsafe fn norm_{nv}(x: *mut u64, consts: *const u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{norm}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            out(\"r8\") _,
-{clob}            options(nostack),
-        );
-    }}
-}}
-",
-                l = 4 * nv,
-                x = 64 * nv,
-                bx = 64 * nv + 48,
-            )
-            .unwrap();
-        }
-        let nvs: Vec<usize> = NVS.collect();
-        write!(
-            code,
-            "
-/// The register counts compiled (`4·nv` digits each): the one list every dispatch reads.
-pub(super) const NVS: [usize; {len}] = {nvs:?};
-/// The squaring kernels, in [`NVS`]' order.
-pub(super) const SQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] = [{sqr}];
+/// A squaring kernel's signature.
+pub(super) type SqrFn = unsafe fn(*mut u64, *const u64, *mut u64, usize);
 /// A product kernel's signature.
 pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, *mut u64);
-/// The product kernels, in [`NVS`]' order.
-pub(super) const MUL: [MulFn; {len}] = [{mul}];
 ",
-            len = nvs.len(),
-            sqr = nvs
-                .iter()
-                .map(|n| format!("sqr_{n}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            mul = nvs
-                .iter()
-                .map(|n| format!("mul_{n}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        )
-        .unwrap();
+        );
     }
     fs::write(out, code).unwrap();
     lanes_main();

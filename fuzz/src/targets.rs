@@ -375,8 +375,17 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             "ifma pair pow"
         );
     }
-    if let Some(m52) = ifma_duo::duo_digits_for(m.bits()).and_then(|d| ifma::Modulus52::new(&m, d))
-    {
+    // The duo form in both register widths, each at its smallest count for the modulus.
+    let need = ifma::digits_for_bits(m.bits());
+    for width in [ifma_duo::DuoWidth::W512, ifma_duo::DuoWidth::W256] {
+        let Some(m52) = width
+            .digit_counts()
+            .iter()
+            .find(|&&d| d >= need)
+            .and_then(|&d| ifma::Modulus52::new(&m, d))
+        else {
+            continue;
+        };
         let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
         let mut jobs = [
             ifma::PowJob {
@@ -392,11 +401,11 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
                 modulus: &m52,
             },
         ];
-        ifma_duo::pow_duo(token, &mut jobs, window);
+        ifma_duo::pow_duo_in(token, &mut jobs, window, width);
         assert_eq!(
             (from_limbs(&oa), from_limbs(&ob)),
-            (want_a, want_b),
-            "ifma duo pow"
+            (want_a.clone(), want_b.clone()),
+            "ifma duo pow, {width:?}"
         );
     }
 }

@@ -22,6 +22,7 @@
 mod imp {
     use redc::mont::backend::cpu::Forms;
     use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
+    use redc::mont::backend::ifma_duo::DuoWidth;
     use redc::mont::backend::{ifma_duo, ifma_pair, mulx, Backend};
     use redc::mont::{scratch_len, Modulus};
     use std::hint::black_box;
@@ -241,7 +242,8 @@ mod imp {
                         })
                         .collect();
                     match form {
-                        "duo" => ifma_duo::pow_duo(token, &mut jobs, w),
+                        "duo" => ifma_duo::pow_duo_in(token, &mut jobs, w, DuoWidth::W512),
+                        "duo256" => ifma_duo::pow_duo_in(token, &mut jobs, w, DuoWidth::W256),
                         "pair" => ifma_pair::pow_pair(token, &mut jobs, w),
                         _ => ifma::pow_lanes(token, &mut jobs, w),
                     }
@@ -258,13 +260,22 @@ mod imp {
                 };
                 println!("{form:<7} {digits:>6} {count:>7} {cycles:>10.0} {line}");
             };
-            if let Some(d) = ifma_duo::duo_digits_for(bits) {
-                let c = ifma_duo::multiply_adds(d).expect("a duo count");
+            // The duo form at the smallest count each width compiles for these moduli (a
+            // 256-bit multiply-add counts as half a 512-bit one).
+            let need = ifma::digits_for_bits(bits);
+            for (name, width, per) in [
+                ("duo", DuoWidth::W512, 1.0),
+                ("duo256", DuoWidth::W256, 0.5),
+            ] {
+                let Some(&d) = width.digit_counts().iter().find(|&&d| d >= need) else {
+                    continue;
+                };
+                let c = ifma_duo::multiply_adds(d, width).expect("a compiled count");
                 let madds = (
-                    c[0] as f64 + c[1] as f64 / 2.0,
-                    c[2] as f64 + c[3] as f64 / 2.0,
+                    per * c[0] as f64 + c[1] as f64 / 2.0,
+                    per * c[2] as f64 + c[3] as f64 / 2.0,
                 );
-                row("duo", d, 2, Some(madds));
+                row(name, d, 2, Some(madds));
             }
             if let Some(d) = ifma::digits_for(bits) {
                 let lf = d as f64;

@@ -530,6 +530,7 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
     // Every kernel of every list is here (the lists are the ones dispatch reads).
     let lanes = redc::mont::backend::ifma::COMPILED_DIGITS.len();
     let duo = redc::mont::backend::ifma_duo::DUO_DIGITS.len();
+    let duo256 = redc::mont::backend::ifma_duo::DUO_DIGITS_256.len();
     let sized = redc::mont::backend::mulx::SIZED_LIMBS.len();
     // Per digit count: the squaring, the product, and the product selecting its multiplier.
     assert!(
@@ -537,8 +538,9 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
         "{} lane kernels found",
         count("lanes_asm::")
     );
+    // Both widths' squarings and products (the 256-bit ones named `ysqr_`, `ymul_`).
     assert!(
-        count("duo_asm::") >= 2 * duo,
+        count("duo_asm::") >= 2 * (duo + duo256) && count("duo_asm::y") >= 2 * duo256,
         "{} duo kernels found",
         count("duo_asm::")
     );

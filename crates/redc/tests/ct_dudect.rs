@@ -32,6 +32,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::exp::{binary, fixed};
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
+use redc::mont::backend::ifma_duo::DuoWidth;
 use redc::mont::backend::{ifma_duo, ifma_pair, portable_kernel, Backend};
 use redc::mont::Modulus;
 
@@ -123,7 +124,8 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
     match form {
         "lanes" => ifma::pow_lanes(token, &mut jobs, 4),
         "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
-        _ => ifma_duo::pow_duo(token, &mut jobs, 4),
+        "duo" => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W512),
+        _ => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W256),
     }
     black_box(&o0);
 }
@@ -189,8 +191,19 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
     // The IFMA forms: the secret exponent, and the wide form's base.
     if let Some(token) = Token::get() {
         let lanes = Modulus52::new(&st.m, ifma::digits_for(BITS as usize).unwrap()).unwrap();
-        let duo = Modulus52::new(&st.m, ifma_duo::duo_digits_for(BITS as usize).unwrap()).unwrap();
-        for (form, m52) in [("lanes", &lanes), ("pair", &lanes), ("duo", &duo)] {
+        // Each duo width at its smallest count for these moduli (12 and 10 digits).
+        let duo_at = |width: DuoWidth| {
+            let need = ifma::digits_for_bits(BITS as usize);
+            let d = width.digit_counts().iter().find(|&&d| d >= need).unwrap();
+            Modulus52::new(&st.m, *d).unwrap()
+        };
+        let (duo, duo256) = (duo_at(DuoWidth::W512), duo_at(DuoWidth::W256));
+        for (form, m52) in [
+            ("lanes", &lanes),
+            ("pair", &lanes),
+            ("duo", &duo),
+            ("duo256", &duo256),
+        ] {
             let mut i = 0;
             check(format!("ifma {form}"), &mut rng, &mut |class| {
                 ifma_form(token, form, &st, m52, class, &mut i)

@@ -12,8 +12,9 @@ use common::*;
 use num_bigint::{BigUint, RandBigInt};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use redc::mont::backend::cpu::{CpuKind, Forms};
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS, LANES};
-use redc::mont::backend::ifma_duo::{self, DUO_DIGITS};
+use redc::mont::backend::ifma_duo::{self, DuoWidth, DUO_DIGITS, DUO_DIGITS_256};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::Modulus;
 use redc::rsa::{
@@ -35,15 +36,16 @@ enum Form {
     Lanes,
     /// `ifma_pair::pow_pair`: one or two, each across its registers.
     Pair,
-    /// `ifma_duo::pow_duo`: one or two, sharing every register digit by digit.
-    Duo,
+    /// `ifma_duo::pow_duo_in`: one or two, sharing every register digit by digit, in
+    /// registers of the given width.
+    Duo(DuoWidth),
 }
 
 fn run_form(token: Token, form: Form, jobs: &mut [PowJob<'_>], window: u32) {
     match form {
         Form::Lanes => ifma::pow_lanes(token, jobs, window),
         Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, jobs, window),
-        Form::Duo => ifma_duo::pow_duo(token, jobs, window),
+        Form::Duo(width) => ifma_duo::pow_duo_in(token, jobs, window, width),
     }
 }
 
@@ -162,8 +164,12 @@ fn modulus52_rejects_too_few_or_too_many_digits() {
     let n = random_modulus(&mut rng, 1024);
     let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
     assert_eq!(ifma::digits_for(1024), Some(20));
-    assert_eq!(ifma_duo::duo_digits_for(1024), Some(20));
-    assert_eq!(ifma_duo::duo_digits_for(1536), Some(32));
+    // The 256-bit duo kernels only where a kind's table lets them run.
+    let (zen4, zen5) = (Forms::of(CpuKind::Zen4), Forms::of(CpuKind::Zen5));
+    assert_eq!(ifma_duo::duo_digits_for(1024, &zen4), Some(20));
+    assert_eq!(ifma_duo::duo_digits_for(1536, &zen4), Some(32));
+    assert_eq!(ifma_duo::duo_digits_for(512, &zen4), Some(10));
+    assert_eq!(ifma_duo::duo_digits_for(512, &zen5), Some(12));
     assert!(Modulus52::new(&m, 20).is_some());
     assert!(Modulus52::new(&m, 19).is_none(), "too few digits");
     assert!(Modulus52::new(&m, 21).is_some(), "more digits are correct");
@@ -173,7 +179,7 @@ fn modulus52_rejects_too_few_or_too_many_digits() {
         None,
         "beyond the largest count"
     );
-    assert_eq!(ifma_duo::duo_digits_for(52 * 40 - 1), None);
+    assert_eq!(ifma_duo::duo_digits_for(52 * 40 - 1, &zen4), None);
 }
 
 #[test]
@@ -182,20 +188,28 @@ fn each_form_refuses_a_digit_count_it_does_not_run() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let n = random_modulus(&mut rng, 1024);
     let m = Modulus::<u64>::new(&limbs::<u64>(&n, 16)).unwrap();
-    let base = vec![3u64; 16];
+    // A 512-bit modulus for the count below 20 digits.
+    let small = random_modulus(&mut rng, 512);
+    let small = Modulus::<u64>::new(&limbs::<u64>(&small, 8)).unwrap();
+    let base = [3u64; 16];
     let exp = vec![0x35u8; 128];
-    // 21 digits: neither a lane count nor a duo count; 24: a duo count only.
+    // 21 digits: neither a lane count nor a duo count; 24: a 512-bit duo count only; 10: a
+    // 256-bit duo count only.
     for (form, digits) in [
         (Form::Lanes, 21),
         (Form::Lanes, 24),
-        (Form::Duo, 21),
-        (Form::Duo, 30),
+        (Form::Duo(DuoWidth::W512), 21),
+        (Form::Duo(DuoWidth::W512), 30),
+        (Form::Duo(DuoWidth::W512), 10),
+        (Form::Duo(DuoWidth::W256), 21),
+        (Form::Duo(DuoWidth::W256), 24),
     ] {
-        let m52 = Modulus52::new(&m, digits).unwrap();
-        let mut out = vec![0u64; 16];
+        let (m, limbs) = if digits < 20 { (&small, 8) } else { (&m, 16) };
+        let m52 = Modulus52::new(m, digits).unwrap();
+        let mut out = vec![0u64; limbs];
         let mut jobs = [PowJob {
             out: &mut out,
-            base: &base,
+            base: &base[..limbs],
             exp: &exp,
             modulus: &m52,
         }];
@@ -210,10 +224,14 @@ fn each_form_refuses_a_digit_count_it_does_not_run() {
 fn duo_matches_num_bigint_at_every_duo_size() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(54);
-    for &digits in &DUO_DIGITS {
+    let counts = DUO_DIGITS
+        .iter()
+        .map(|&d| (d, DuoWidth::W512, 4))
+        .chain(DUO_DIGITS_256.iter().map(|&d| (d, DuoWidth::W256, 2)));
+    for (digits, width, step) in counts {
         // The largest modulus the count takes, and one just above the previous count.
         let top = (52 * digits - 2) as u64;
-        for bits in [top, top - 4 * 52 + 1] {
+        for bits in [top, top - 52 * step as u64 + 1] {
             let mut moduli = edge_moduli(bits);
             moduli.push(random_modulus(&mut rng, bits));
             for count in [1usize, 2] {
@@ -232,7 +250,7 @@ fn duo_matches_num_bigint_at_every_duo_size() {
                         })
                         .collect();
                     let window = ifma::window_for(elen * 8, digits);
-                    check_call(token, Form::Duo, digits, &jobs, window);
+                    check_call(token, Form::Duo(width), digits, &jobs, window);
                 }
             }
         }
@@ -243,8 +261,14 @@ fn duo_matches_num_bigint_at_every_duo_size() {
 fn duo_every_window_and_all_ones_exponents() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(55);
-    for bits in [1024u64, 2048] {
-        let digits = ifma_duo::duo_digits_for(bits as usize).unwrap();
+    for (bits, width) in [
+        (512u64, DuoWidth::W256),
+        (1024, DuoWidth::W256),
+        (1024, DuoWidth::W512),
+        (2048, DuoWidth::W512),
+    ] {
+        let need = ifma::digits_for_bits(bits as usize);
+        let digits = *width.digit_counts().iter().find(|&&d| d >= need).unwrap();
         for window in 1..=7 {
             let jobs: Vec<(BigUint, BigUint, Vec<u8>)> = (0..2)
                 .map(|i| {
@@ -258,7 +282,7 @@ fn duo_every_window_and_all_ones_exponents() {
                     (n, b, e)
                 })
                 .collect();
-            check_call(token, Form::Duo, digits, &jobs, window);
+            check_call(token, Form::Duo(width), digits, &jobs, window);
         }
     }
 }
@@ -272,7 +296,12 @@ fn both_forms_refuse_calls_of_mixed_shapes() {
     let m52 = Modulus52::new(&m, 20).unwrap();
     let base = vec![3u64; 16];
     let (short, long) = (vec![0x35u8; 127], vec![0x35u8; 128]);
-    for form in [Form::Lanes, Form::Pair, Form::Duo] {
+    for form in [
+        Form::Lanes,
+        Form::Pair,
+        Form::Duo(DuoWidth::W512),
+        Form::Duo(DuoWidth::W256),
+    ] {
         // Exponents of two lengths, a window out of range, no job at all.
         for (exps, window) in [(vec![&long, &short], 5), (vec![&long], 0), (vec![], 5)] {
             let mut outs = vec![vec![0u64; 16]; exps.len()];

@@ -62,6 +62,22 @@
 //! exponents). The duo and pair tables (two numbers) fit at every size, and their model
 //! windows were the fastest measured.
 //!
+//! The duo form's register width ([`Forms::duo_256_up_to`],
+//! [`super::ifma_duo::duo_width_for`]):
+//!
+//! | kind | duo kernels in 256-bit registers |
+//! |---|---|
+//! | AMD Zen 4 | up to 16 digits (RSA-1024's primes at 10 digits instead of 12) — measured |
+//! | every other kind | never: 512-bit registers at every size, as before — not measured |
+//!
+//! On the Zen 4 (family 25 model 17), cycles per product of both halves (`ifma_bound`): 240 in
+//! 256-bit registers at 10 digits against 319 in 512-bit ones at 12, 286 against 315 at 12,
+//! 402 against 427 at 16, 624 against 591 at 20; RSA-1024 signing went from 15,596 to 20,004
+//! per second (five alternating rounds on one core). The Zen 4 runs a 512-bit multiply-add as
+//! two 256-bit halves, so the width changes the digits' padding and the shift, not the
+//! multiplier's rate. Zen 5's 512-bit pipes and Intel's single 512-bit multiply-add port may
+//! rank the widths otherwise; the Intel kinds run the pair form for two primes anyway.
+//!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
 
@@ -120,6 +136,10 @@ pub struct Forms {
     pub l1d_bytes: usize,
     /// How the lane form picks its window.
     pub lane_window: LaneWindow,
+    /// The duo form runs digit counts up to this many in 256-bit registers where both widths
+    /// have kernels (0: never); counts only the 256-bit kernels have run there on every kind
+    /// ([`super::ifma_duo::duo_width_for`]).
+    pub duo_256_up_to: usize,
 }
 
 /// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
@@ -164,11 +184,18 @@ impl Forms {
             Zen4 => LaneWindow::ScanWeighted,
             _ => LaneWindow::FitL1d,
         };
+        // Measured on Zen 4 only (256-bit registers faster at 10 to 16 digits, slower at
+        // 20); elsewhere the 512-bit kernels, as before.
+        let duo_256_up_to = match kind {
+            Zen4 => 16,
+            _ => 0,
+        };
         Forms {
             ifma_two_prime,
             mulx16,
             l1d_bytes: l1d_kib * 1024,
             lane_window,
+            duo_256_up_to,
         }
     }
 

@@ -10,6 +10,16 @@
 //! a register, and one digit of shift is a `VALIGNQ` by two lanes. Nothing crosses between the
 //! numbers, and every instruction works for both.
 //!
+//! The same kernels are also written for 256-bit registers ([`DuoWidth::W256`],
+//! [`DUO_DIGITS_256`]): two digits of each number per register, lane `2·(d mod 2) + u` of
+//! register `d / 2`, the same order in memory. `L` need only be even, so the 512-bit primes
+//! of RSA-1024 take 10 digits instead of 12, and a double step's two-digit shift is a whole
+//! register, done by renaming (the frame's registers rotate) instead of a `VALIGNQ` per
+//! register. A core that runs a 512-bit instruction as two 256-bit halves (Zen 4) does the
+//! same multiply-adds per cycle at either width; there the narrower form was faster up to 16
+//! digits and slower at 20, where its registers no longer hold any of `n`
+//! ([`duo_width_for`] and `mont::backend::cpu`'s table choose).
+//!
 //! A Montgomery product `a·b·R⁻¹ mod n` (`R = 2^(52·L)`, almost Montgomery: inputs and outputs
 //! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before a step at
 //! column `i`, position `p` holds column `i + p`. Each step takes two quotient digits (for
@@ -54,7 +64,10 @@
 //! Measured on an AMD EPYC Zen 4 (family 25 model 17), cycles per Montgomery product of both
 //! numbers over a 1024-bit exponentiation with a 5-bit window (alternating builds, medians of
 //! five): 20 digits (1024-bit primes) 592 against 783 in the pair form, 32 digits 1,237
-//! against 1,371, 40 digits 1,849 against 2,157. The multiplier would allow about 17
+//! against 1,371, 40 digits 1,849 against 2,157. In 256-bit registers (same CPU, `ifma_bound`,
+//! cycles per product at the production window): 240 at 10 digits against the 512-bit
+//! form's 319 at 12 (RSA-1024's primes), 286 against 315 at 12, 402 against 427 at 16, 624
+//! against 591 at 20. The multiplier would allow about 17
 //! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
 //! digits; the rest is the chain under load and the normalisation (about 60 cycles).
 //!
@@ -68,10 +81,11 @@ use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, Zeroizing};
 
+use super::cpu::Forms;
 use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, Token, MASK52};
 
-/// The digit counts the duo form runs (multiples of 4, four digits of each number per
-/// register); a modulus needs the smallest one with `2^(52·L) > 4n`.
+/// The digit counts the duo form runs in 512-bit registers (multiples of 4, four digits of
+/// each number per register); a modulus needs the smallest one with `2^(52·L) > 4n`.
 pub const DUO_DIGITS: [usize; duo_asm::NVS.len()] = {
     let mut d = [0; duo_asm::NVS.len()];
     let mut i = 0;
@@ -82,13 +96,62 @@ pub const DUO_DIGITS: [usize; duo_asm::NVS.len()] = {
     d
 };
 
-/// The index of `nv` in the generated kernel tables. `nv` is a public shape, 3..=10 by
-/// [`stage`]'s check.
-fn nv_index(nv: usize) -> usize {
-    duo_asm::NVS
-        .iter()
-        .position(|&v| v == nv)
-        .expect("a compiled register count (checked by stage)")
+/// The digit counts the duo form runs in 256-bit registers (multiples of 2, two digits of
+/// each number per register).
+pub const DUO_DIGITS_256: [usize; duo_asm::YNVS.len()] = {
+    let mut d = [0; duo_asm::YNVS.len()];
+    let mut i = 0;
+    while i < d.len() {
+        d[i] = 2 * duo_asm::YNVS[i];
+        i += 1;
+    }
+    d
+};
+
+/// The register width a duo kernel runs in. The layout in memory is the same for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DuoWidth {
+    /// 512-bit registers, four digits of each number per register ([`DUO_DIGITS`]).
+    W512,
+    /// 256-bit registers, two digits of each number per register ([`DUO_DIGITS_256`]): a
+    /// double step's shift is a renaming, and digit counts need only be even.
+    W256,
+}
+
+impl DuoWidth {
+    /// The digit counts compiled at this width.
+    pub fn digit_counts(self) -> &'static [usize] {
+        match self {
+            DuoWidth::W512 => &DUO_DIGITS,
+            DuoWidth::W256 => &DUO_DIGITS_256,
+        }
+    }
+}
+
+/// One digit count's kernels at one width.
+#[derive(Clone, Copy)]
+struct Kit {
+    /// Digits of each number.
+    l: usize,
+    sqr: duo_asm::SqrFn,
+    mul: duo_asm::MulFn,
+}
+
+impl Kit {
+    /// The kernels for `l` digits at `width`, if compiled.
+    fn new(l: usize, width: DuoWidth) -> Option<Kit> {
+        let (per, nvs, sqr, mul): (usize, &[usize], &[duo_asm::SqrFn], &[duo_asm::MulFn]) =
+            match width {
+                DuoWidth::W512 => (4, &duo_asm::NVS, &duo_asm::SQR, &duo_asm::MUL),
+                DuoWidth::W256 => (2, &duo_asm::YNVS, &duo_asm::YSQR, &duo_asm::YMUL),
+            };
+        let i = nvs.iter().position(|&nv| per * nv == l)?;
+        Some(Kit {
+            l,
+            sqr: sqr[i],
+            mul: mul[i],
+        })
+    }
 }
 
 /// Words in one interleaved buffer: the largest `2·L`, plus the digits of zeros read past the
@@ -99,8 +162,9 @@ const BUF: usize = 2 * 40 + 8;
 type Duo = [u64; BUF];
 
 /// The kernels `build.rs` writes: `sqr_NV` (a run of squarings in place) and `mul_NV` for
-/// `NV` = 3 to 10 registers (12 to 40 digits), on [`Consts`] and [`Scratch`], and the sizes
-/// of those blocks.
+/// `NV` = 3 to 10 registers of 512 bits (12 to 40 digits), `ysqr_NV` and `ymul_NV` for 3 to
+/// 10 registers of 256 bits (6 to 20 digits), on [`Consts`] and [`Scratch`], and the sizes of
+/// those blocks.
 mod duo_asm {
     include!(concat!(env!("OUT_DIR"), "/duo_asm.rs"));
 }
@@ -163,41 +227,74 @@ impl Zeroize for Consts {
     }
 }
 
-/// The multiply-adds one squaring and one product of the duo kernels issue at `digits` (one
-/// of [`DUO_DIGITS`]), counted in the generated code: `[512-bit, 128-bit]` for the squaring,
-/// then for the product. With the core's multiply-add rate this gives the throughput bound a
-/// kernel is measured against (`benches/ifma_bound.rs`).
-pub fn multiply_adds(digits: usize) -> Option<[usize; 4]> {
-    DUO_DIGITS
-        .iter()
-        .position(|&d| d == digits)
-        .map(|i| duo_asm::MULTIPLY_ADDS[i])
+/// The multiply-adds one squaring and one product of the duo kernels issue at `digits` in
+/// `width`'s registers, counted in the generated code: `[full-width, 128-bit]` for the
+/// squaring, then for the product. With the core's multiply-add rate this gives the
+/// throughput bound a kernel is measured against (`benches/ifma_bound.rs`).
+pub fn multiply_adds(digits: usize, width: DuoWidth) -> Option<[usize; 4]> {
+    let i = width.digit_counts().iter().position(|&d| d == digits)?;
+    Some(match width {
+        DuoWidth::W512 => duo_asm::MULTIPLY_ADDS[i],
+        DuoWidth::W256 => duo_asm::YMULTIPLY_ADDS[i],
+    })
 }
 
-/// The duo digit count for moduli of `bits` bits, if one is large enough.
-pub fn duo_digits_for(bits: usize) -> Option<usize> {
+/// The duo digit count for moduli of `bits` bits on CPUs with `forms`: the smallest one
+/// compiled in 512-bit registers or, up to [`Forms::duo_256_up_to`], in 256-bit ones, if
+/// one is large enough.
+pub fn duo_digits_for(bits: usize, forms: &Forms) -> Option<usize> {
     let need = super::ifma::digits_for_bits(bits);
-    DUO_DIGITS.into_iter().find(|&d| d >= need)
+    let narrow = DUO_DIGITS_256
+        .into_iter()
+        .filter(|&d| d <= forms.duo_256_up_to);
+    DUO_DIGITS
+        .into_iter()
+        .chain(narrow)
+        .filter(|&d| d >= need)
+        .min()
+}
+
+/// The width the duo form runs `digits` in on CPUs with `forms` (`mont::backend::cpu`'s
+/// table), if it runs that count at all.
+pub fn duo_width_for(digits: usize, forms: &Forms) -> Option<DuoWidth> {
+    let narrow = DUO_DIGITS_256.contains(&digits);
+    let wide = DUO_DIGITS.contains(&digits);
+    match (narrow, wide) {
+        (true, true) if digits <= forms.duo_256_up_to => Some(DuoWidth::W256),
+        (_, true) => Some(DuoWidth::W512),
+        (true, false) => Some(DuoWidth::W256),
+        (false, false) => None,
+    }
 }
 
 /// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), both in every
 /// register (see the module documentation), in constant time, with a `window`-bit fixed
-/// window (`1..=8`). Both moduli MUST have the same digit count, one of [`DUO_DIGITS`], and
+/// window (`1..=8`), in the registers [`duo_width_for`] names for the running CPU. Both
+/// moduli MUST have the same digit count, one of [`DUO_DIGITS`] or [`DUO_DIGITS_256`], and
 /// both exponents the same length (panics otherwise: these are the caller's public shapes).
-pub fn pow_duo(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    let (nv, inputs) = stage(jobs);
+pub fn pow_duo(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
+    let l = jobs.first().map_or(0, |j| j.modulus.digits());
+    let width = duo_width_for(l, &Forms::current()).expect("a duo digit count");
+    pow_duo_in(token, jobs, window, width);
+}
+
+/// [`pow_duo`] in registers of the given width. The digit count MUST be one `width` runs
+/// (panics otherwise).
+pub fn pow_duo_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, width: DuoWidth) {
+    let (kit, inputs) = stage(jobs, width);
     let exp_digits = exp_digit_rows(jobs, 2, window);
     let mut result = Zeroizing::new([0u64; BUF]);
-    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; nv is 3..=10 (stage).
-    unsafe { duo_core(nv, &mut result, &inputs, &exp_digits, window) };
-    finish(jobs, &result, nv);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; the kit's kernels are
+    // compiled for its digit count (stage).
+    unsafe { duo_core(kit, &mut result, &inputs, &exp_digits, window) };
+    finish(jobs, &result, kit.l);
 }
 
 /// Checks the shapes (panics on a mismatch: the caller's public shapes) and lays both jobs'
-/// moduli, constants and bases out interleaved; returns the register count `L / 4` and them.
-fn stage(jobs: &[PowJob<'_>]) -> (usize, Zeroizing<Inputs>) {
+/// moduli, constants and bases out interleaved; returns the kernels and them.
+fn stage(jobs: &[PowJob<'_>], width: DuoWidth) -> (Kit, Zeroizing<Inputs>) {
     let l = check_shapes(jobs, 2);
-    assert!(DUO_DIGITS.contains(&l), "a duo digit count");
+    let kit = Kit::new(l, width).expect("a duo digit count");
     let mut inputs = Zeroizing::new(Inputs {
         n: [0; BUF],
         rr: [0; BUF],
@@ -213,13 +310,13 @@ fn stage(jobs: &[PowJob<'_>]) -> (usize, Zeroizing<Inputs>) {
         interleave(&mut inputs.base, u, &digits);
         inputs.k0[u] = j.modulus.k0;
     }
-    (l / 4, inputs)
+    (kit, inputs)
 }
 
 /// Every job's result from the interleaved digits (values ≤ n): back to 64-bit limbs and the
 /// one masked subtraction.
-fn finish(jobs: &mut [PowJob<'_>], result: &Duo, nv: usize) {
-    let mut digits = Zeroizing::new(vec![0u64; 4 * nv]);
+fn finish(jobs: &mut [PowJob<'_>], result: &Duo, l: usize) {
+    let mut digits = Zeroizing::new(vec![0u64; l]);
     for (u, job) in jobs.iter_mut().enumerate() {
         for (d, x) in digits.iter_mut().enumerate() {
             *x = result[2 * d + u];
@@ -252,11 +349,12 @@ impl Zeroize for Inputs {
     }
 }
 
-/// `dst = table[idx]` per number (`idx = (i⁽⁰⁾, i⁽¹⁾)`), digits of `nv` registers, reading
-/// every entry under a compare mask.
+/// `dst = table[idx]` per number (`idx = (i⁽⁰⁾, i⁽¹⁾)`), `l` digits each (and the zeros above
+/// them to a whole 512-bit register), reading every entry under a compare mask.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn select(nv: usize, dst: &mut Duo, table: &[Duo], idx: &[u64]) {
+fn select(l: usize, dst: &mut Duo, table: &[Duo], idx: &[u64]) {
+    let nv = l.div_ceil(4);
     let want = _mm512_broadcast_i32x4(_mm_set_epi64x(idx[1] as i64, idx[0] as i64));
     let mut r = [_mm512_setzero_si512(); 10];
     for (e, entry) in table.iter().enumerate() {
@@ -273,27 +371,26 @@ fn select(nv: usize, dst: &mut Duo, table: &[Duo], idx: &[u64]) {
     }
 }
 
-/// A run of `count ≥ 1` squarings of `x` in place by the generated kernel for `nv`
-/// registers.
+/// A run of `count ≥ 1` squarings of `x` in place by the kit's generated kernel.
 ///
 /// # Safety
-/// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `nv` in 3..=10.
-unsafe fn sqr_run(nv: usize, x: &mut Duo, c: &Consts, scratch: &mut Scratch, count: usize) {
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+unsafe fn sqr_run(kit: Kit, x: &mut Duo, c: &Consts, scratch: &mut Scratch, count: usize) {
     let (x, c, sc) = (
         x.as_mut_ptr(),
         c as *const Consts as *const u64,
         scratch.0.as_mut_ptr(),
     );
     // SAFETY: the caller's features; every buffer is as large as the kernels read or write
-    // (Duo: 88 words ≥ 8·nv + 2; Consts and Scratch at the offsets build.rs uses).
-    unsafe { (duo_asm::SQR[nv_index(nv)])(x, c, sc, count) }
+    // (Duo: 88 words ≥ 2·L + 2; Consts and Scratch at the offsets build.rs uses).
+    unsafe { (kit.sqr)(x, c, sc, count) }
 }
 
-/// `out = a·b·R⁻¹` by the generated kernel for `nv` registers.
+/// `out = a·b·R⁻¹` by the kit's generated kernel.
 ///
 /// # Safety
 /// As for [`sqr_run`].
-unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &mut Scratch) {
+unsafe fn mul(kit: Kit, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &mut Scratch) {
     let (o, c, a, b, sc) = (
         out.as_mut_ptr(),
         c as *const Consts as *const u64,
@@ -302,15 +399,15 @@ unsafe fn mul(nv: usize, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &
         scratch.0.as_mut_ptr(),
     );
     // SAFETY: as in `sqr_run`; `b` has its zero digits past the end (Duo is zero there).
-    unsafe { (duo_asm::MUL[nv_index(nv)])(o, c, a, b, sc) }
+    unsafe { (kit.mul)(o, c, a, b, sc) }
 }
 
-/// The exponentiation proper (see [`pow_duo`]) for numbers of `4·nv` digits.
+/// The exponentiation proper (see [`pow_duo`]) for numbers of `kit.l` digits.
 ///
 /// # Safety
 /// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
+unsafe fn duo_core(kit: Kit, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
     let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
     let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
     let mut one = [0u64; BUF];
@@ -320,11 +417,11 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
     let entries = 1usize << window;
     let mut table: Vec<Duo> = vec![[0; BUF]; entries];
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
-    // SAFETY: (every kernel call) the caller's features; nv is 3..=10 (pow_duo).
+    // SAFETY: (every kernel call) the caller's features.
     unsafe {
-        mul(nv, &mut table[0], &c, &inputs.rr, &one, &mut scratch);
+        mul(kit, &mut table[0], &c, &inputs.rr, &one, &mut scratch);
         mul(
-            nv,
+            kit,
             &mut table[1],
             &c,
             &inputs.base,
@@ -333,7 +430,7 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
         );
         for e in 2..entries {
             let (done, rest) = table.split_at_mut(e);
-            mul(nv, &mut rest[0], &c, &done[e - 1], &done[1], &mut scratch);
+            mul(kit, &mut rest[0], &c, &done[e - 1], &done[1], &mut scratch);
         }
     }
 
@@ -345,13 +442,13 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
         let (mut acc, mut tmp) = (&mut first_buf[0], &mut second_buf[0]);
         let mut rows = exp_digits.chunks_exact(2);
         if let Some(first) = rows.next() {
-            select(nv, acc, &table, first);
+            select(kit.l, acc, &table, first);
             for row in rows {
-                select(nv, &mut sel, &table, row);
+                select(kit.l, &mut sel, &table, row);
                 // SAFETY: as above.
                 unsafe {
-                    sqr_run(nv, acc, &c, &mut scratch, window as usize);
-                    mul(nv, tmp, &c, acc, &sel, &mut scratch);
+                    sqr_run(kit, acc, &c, &mut scratch, window as usize);
+                    mul(kit, tmp, &c, acc, &sel, &mut scratch);
                 }
                 core::mem::swap(&mut acc, &mut tmp);
             }
@@ -360,7 +457,7 @@ unsafe fn duo_core(nv: usize, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64]
         }
         // Leave the domain: a product by 1 gives a value ≤ n.
         // SAFETY: as above.
-        unsafe { mul(nv, out, &c, acc, &one, &mut scratch) };
+        unsafe { mul(kit, out, &c, acc, &one, &mut scratch) };
     }
     for e in table.iter_mut() {
         e.zeroize();
@@ -390,7 +487,7 @@ mod tests {
 
     /// The kernels' normalisation on lazy digits (below 2^61), each number on its own: a
     /// ripple through every digit of one number while the other has none, and random mixes of
-    /// the values that make or pass a carry, at every register count.
+    /// the values that make or pass a carry, at every register count of both widths.
     #[test]
     fn normalise_ripples_each_number_on_its_own() {
         if Token::get().is_none() {
@@ -407,8 +504,15 @@ mod tests {
             (1 << 60) + 12345,
         ];
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for nv in 3..=10usize {
-            let l = 4 * nv;
+        let widths = [
+            (4, &duo_asm::NVS[..], &duo_asm::NORM[..]),
+            (2, &duo_asm::YNVS[..], &duo_asm::YNORM[..]),
+        ];
+        for (nv, per, norm) in widths
+            .into_iter()
+            .flat_map(|(per, nvs, norm)| nvs.iter().zip(norm).map(move |(&nv, &f)| (nv, per, f)))
+        {
+            let l = per * nv;
             let mut cases: Vec<[Vec<u64>; 2]> = Vec::new();
             let mut run = vec![MASK52; l];
             run[0] = MASK52 + 1;
@@ -432,21 +536,10 @@ mod tests {
                 interleave(&mut buf, 1, &pair[1]);
                 let (x, k) = (buf.as_mut_ptr(), &c as *const Consts as *const u64);
                 // SAFETY: the token above proves the extensions; the buffers are large enough.
-                unsafe {
-                    match nv {
-                        3 => duo_asm::norm_3(x, k),
-                        4 => duo_asm::norm_4(x, k),
-                        5 => duo_asm::norm_5(x, k),
-                        6 => duo_asm::norm_6(x, k),
-                        7 => duo_asm::norm_7(x, k),
-                        8 => duo_asm::norm_8(x, k),
-                        9 => duo_asm::norm_9(x, k),
-                        _ => duo_asm::norm_10(x, k),
-                    }
-                }
+                unsafe { norm(x, k) };
                 for (u, num) in pair.iter().enumerate() {
                     let got: Vec<u64> = (0..l).map(|d| buf[2 * d + u]).collect();
-                    assert_eq!(got, reference(num), "{nv} registers, number {u}");
+                    assert_eq!(got, reference(num), "{l} digits, number {u}");
                 }
             }
         }

@@ -26,8 +26,9 @@ mod imp {
         /// `dᵢ` big-endian, all padded to the longest prime's byte length.
         exps: Vec<Zeroizing<Vec<u8>>>,
         window: u32,
-        /// Every prime's [`Modulus52`] at the duo form's digit count (a multiple of 4), for
-        /// calls of one or two jobs, with its window; `None` if no duo count fits.
+        /// Every prime's [`Modulus52`] at the duo form's digit count for the CPU kind
+        /// (`ifma_duo::duo_digits_for`), for calls of one or two jobs, with its window;
+        /// `None` if no duo count fits.
         duo: Option<(Vec<Modulus52>, u32)>,
     }
 
@@ -53,18 +54,21 @@ mod imp {
                 })
                 .collect();
             // The duo form where the CPU kind runs it (`cpu`'s table), else the pair form.
-            let duo_kind = Forms::current().ifma_two_prime == IfmaTwoPrime::Duo;
-            let duo = duo_digits_for(bits).filter(|_| duo_kind).and_then(|d| {
-                let moduli = crt
-                    .iter()
-                    .map(|pc| Modulus52::new(pc.modulus, d))
-                    .collect::<Option<Vec<_>>>()?;
-                Some((moduli, ifma::window_for(len * 8, d)))
-            });
+            let forms = Forms::current();
+            let duo_kind = forms.ifma_two_prime == IfmaTwoPrime::Duo;
+            let duo = duo_digits_for(bits, &forms)
+                .filter(|_| duo_kind)
+                .and_then(|d| {
+                    let moduli = crt
+                        .iter()
+                        .map(|pc| Modulus52::new(pc.modulus, d))
+                        .collect::<Option<Vec<_>>>()?;
+                    Some((moduli, ifma::window_for(len * 8, d)))
+                });
             Some(LanePlan {
                 moduli,
                 exps,
-                window: ifma::lane_window_for(len * 8, digits, &Forms::current()),
+                window: ifma::lane_window_for(len * 8, digits, &forms),
                 duo,
             })
         }
@@ -109,7 +113,9 @@ mod imp {
         /// (family 25 model 17) a lane call of two 2048-bit operations took 655 µs against
         /// 226 µs for one operation on the duo form (3072 bits: 2014 against 693 µs; 4096:
         /// 4440 against 1318 µs), and three cost about the same either way; at 1024 bits
-        /// (12 digits) the lane call of two (108 µs) beats two duo calls (2 × 67 µs).
+        /// the lane call of two (108 µs) beat two duo calls of 12 digits (2 × 67 µs), and
+        /// against the 256-bit duo kernels of 10 digits it is about even (batches of two:
+        /// 20,100 sign/s against 19,700 for single operations), so it stays.
         /// Measured with `redc speed --bits B --batch N` for N = 1, 2, 3.
         pub(crate) fn single_below(&self, k: usize) -> usize {
             match &self.duo {

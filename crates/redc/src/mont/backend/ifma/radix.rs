@@ -45,8 +45,9 @@ impl Modulus52 {
     /// The radix-2^52 form of `m` with `digits` digits, or `None` if `digits` is below
     /// [`digits_for_bits`] of `m`'s bit length or above [`MAX_DIGITS`] (more digits than
     /// needed are always correct, only slower; each form runs only its own digit counts:
-    /// [`COMPILED_DIGITS`](super::COMPILED_DIGITS) for [`pow_lanes`](super::pow_lanes), [`DUO_DIGITS`](crate::mont::backend::ifma_duo::DUO_DIGITS) for the duo
-    /// form). Constant time in `m`'s value (it may be a secret prime): `2^(104·digits) mod n`
+    /// [`COMPILED_DIGITS`](super::COMPILED_DIGITS) for [`pow_lanes`](super::pow_lanes),
+    /// [`DUO_DIGITS`](crate::mont::backend::ifma_duo::DUO_DIGITS) and
+    /// [`DUO_DIGITS_256`](crate::mont::backend::ifma_duo::DUO_DIGITS_256) for the duo form). Constant time in `m`'s value (it may be a secret prime): `2^(104·digits) mod n`
     /// by masked doublings from `2^(128·s)` or `2^(64·s) mod n`.
     pub fn new(m: &Modulus<u64>, digits: usize) -> Option<Self> {
         Self::with_cap(m, digits, MAX_DIGITS)
