@@ -297,9 +297,10 @@ impl Gen {
     /// `y₀`'s and `y₁`'s multiples of `n`, the carry, and the step's product terms.
     ///
     /// Program order is the schedule. The core issues the oldest ready instruction first, so
-    /// the quotients come first, then this step's product terms (into T; they are only
-    /// needed at the end), then `y₀`'s multiples, then position 0's share of `y₁`'s into
-    /// fresh registers (the chain's end does not wait on the terms), then the rest. Had the
+    /// the quotients come first, then this step's product terms (into T, added to each
+    /// register after `y₀`'s multiples), then `y₀`'s multiples, then position 0's share of
+    /// `y₁`'s into fresh registers (the chain's end does not wait on the terms), then the rest
+    /// of `y₁`'s, straight into the frame. Had the
     /// terms been written a step ahead they would be older than the next quotient and run
     /// before it, adding their time to the chain's instead of hiding under it.
     fn double_step(&mut self, i: usize) {
@@ -329,10 +330,17 @@ impl Gen {
             self.rot = (self.rot + 1) % nv;
             self.op(&format!("vpxord {old0}, {old0}, {old0}"));
         }
+        // Above position 0 the step's product terms join each register after y₀'s multiples,
+        // and y₁'s go straight into it: the add waits on the terms, made early, not on y₁
+        // (1–4 % faster than adding y₁'s multiples through T on Zen 4, at every size).
         for r in 0..nv {
             let (xr, ndd, nd) = (self.x(r), self.narr(2, r), self.narr(1, r));
             self.op(&format!("vpmadd52luq {xr}, {y0}, {ndd}"));
             self.op(&format!("vpmadd52huq {xr}, {y0}, {nd}"));
+            if r > 0 {
+                let tr = self.t(r);
+                self.op(&format!("vpaddq {xr}, {xr}, {tr}"));
+            }
         }
         // y₁'s part of position 0, the chain's end, into fresh registers.
         let (x0, t0, nd0, n0) = (self.x(0), self.t(0), self.narr(1, 0), self.narr(0, 0));
@@ -345,10 +353,9 @@ impl Gen {
         self.op(&format!("vpaddq {t1}, {t1}, {c0}"));
         self.op(&format!("vpaddq {x0}, {x0}, {t1}"));
         for r in 1..nv {
-            let (xr, tr, nd, n) = (self.x(r), self.t(r), self.narr(1, r), self.narr(0, r));
-            self.op(&format!("vpmadd52luq {tr}, {y1}, {nd}"));
-            self.op(&format!("vpmadd52huq {tr}, {y1}, {n}"));
-            self.op(&format!("vpaddq {xr}, {xr}, {tr}"));
+            let (xr, nd, n) = (self.x(r), self.narr(1, r), self.narr(0, r));
+            self.op(&format!("vpmadd52luq {xr}, {y1}, {nd}"));
+            self.op(&format!("vpmadd52huq {xr}, {y1}, {n}"));
         }
         if i + 2 < self.l() {
             self.xterms(i + 2);
