@@ -332,7 +332,8 @@ impl Gen {
         }
         // Above position 0 the step's product terms join each register after y₀'s multiples,
         // and y₁'s go straight into it: the add waits on the terms, made early, not on y₁
-        // (1–4 % faster than adding y₁'s multiples through T on Zen 4, at every size).
+        // (on Zen 4 faster than adding y₁'s multiples through T at every size measured; see
+        // docs/performance.md).
         for r in 0..nv {
             let (xr, ndd, nd) = (self.x(r), self.narr(2, r), self.narr(1, r));
             self.op(&format!("vpmadd52luq {xr}, {y0}, {ndd}"));
