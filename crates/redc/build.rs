@@ -300,9 +300,9 @@ impl Gen {
     /// the quotients come first, then this step's product terms (into T, added to each
     /// register after `y₀`'s multiples), then `y₀`'s multiples, then position 0's share of
     /// `y₁`'s into fresh registers (the chain's end does not wait on the terms), then the rest
-    /// of `y₁`'s, straight into the frame. Had the
-    /// terms been written a step ahead they would be older than the next quotient and run
-    /// before it, adding their time to the chain's instead of hiding under it.
+    /// of `y₁`'s, straight into the frame. Had the terms been written a step ahead they would
+    /// be older than the next quotient and run before it, adding their time to the chain's
+    /// instead of hiding under it.
     fn double_step(&mut self, i: usize) {
         let nv = self.nv;
         self.quotients();
