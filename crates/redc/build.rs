@@ -829,14 +829,17 @@ impl Gen {
     }
 }
 
-/// The lane form's kernels (`src/mont/backend/ifma.rs`): eight numbers side by side, one per
+/// The lane form's kernels (`src/mont/backend/ifma/mod.rs`): eight numbers side by side, one per
 /// 64-bit lane, one register per digit position. CIOS rows, unrolled: the frame's positions
 /// `0..=L+1` (columns `i..=i+L+1` at row `i`) live in registers up to [`LANE_REGS`] and in scratch
 /// slots beyond (loaded, accumulated into, stored one slot down: the shift); the registers
 /// shift by renaming. Each row adds its reduction terms and the next row's product terms (one
 /// row ahead, so that no product term waits on a quotient): position 1 first (the chain:
 /// `lo(n₁·m)`, `hi(n₀·m)` and the carry `⌈t₀/2^52⌉`), then at once the next quotient, then
-/// the other positions, each digit loaded once for the two positions it feeds.
+/// the other positions, each digit loaded once for the two positions it feeds. The squaring
+/// from [`KARATSUBA_FROM`] digits (even counts) forms the square first, from three half
+/// squares ([`LaneGen::half_squares`]), and its rows only reduce, taking the square's columns
+/// as the frame reaches them ([`LaneGen::column`]).
 struct LaneGen {
     l: usize,
     kind: Kind,
@@ -851,6 +854,10 @@ struct LaneGen {
     flip: usize,
     /// A product whose multiplier is selected from a table row by row (`mulsel_L`).
     select: bool,
+    /// The squaring's Karatsuba form (even `L`): the square formed first from three squares
+    /// of `L/2` digits into [`KS0_OFF`], [`KS1_OFF`] and [`KS2_OFF`], then the rows reduce
+    /// it (no product terms in the rows; the frame's columns may be negative).
+    karatsuba: bool,
 }
 
 /// Frame positions held in registers, at most.
@@ -874,6 +881,13 @@ const LCOL_OFF: usize = 123 * 64;
 const LMASK_OFF: usize = LCOL_OFF + 41 * 64;
 const LANE_SELECT_ENTRIES: usize = 64;
 const LANE_SCRATCH_BYTES: usize = LMASK_OFF + LANE_SELECT_ENTRIES * 64;
+/// The Karatsuba squaring's three half squares (`L` columns each) and `|a_lo − a_hi|` (`L/2`
+/// digits), over the arrays it does not use: `e`, `f` and the selecting product's masks.
+const KS0_OFF: usize = LE_OFF;
+const KS1_OFF: usize = LF_OFF;
+const KS2_OFF: usize = LMASK_OFF;
+const KD_OFF: usize = LMASK_OFF + 40 * 64;
+const _: () = assert!(KD_OFF + 20 * 64 <= LANE_SCRATCH_BYTES);
 /// Bytes from one table entry to the next for the selecting product: a lane-form number of
 /// up to 40 digits (`ifma::lanes::LaneNum`).
 const LANE_ENTRY_BYTES: usize = 8 * 40 * 8;
@@ -889,6 +903,7 @@ impl LaneGen {
             spare: regs,
             flip: 0,
             select: false,
+            karatsuba: false,
         }
     }
     fn regs(&self) -> usize {
@@ -935,7 +950,7 @@ impl LaneGen {
     /// The multiplicand of row `i` at digit `j` (`None`: zero, below the squaring's row):
     /// `a` for the product; `aᵢ`, `fᵢ₊₁`, `eⱼ` for the squaring.
     fn x_src(&self, i: usize, j: usize) -> Option<String> {
-        if j >= self.l {
+        if j >= self.l || self.karatsuba {
             return None;
         }
         match self.kind {
@@ -963,6 +978,7 @@ impl LaneGen {
         let (a0, n0) = (self.av(0), self.nv(0));
         match self.x_src(k, j) {
             Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
+            None if self.karatsuba => {}
             None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
         }
         if jn < self.l {
@@ -1042,7 +1058,8 @@ impl LaneGen {
         self.op(&format!(
             "vpaddq {c}, {p0}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
         ));
-        self.op(&format!("vpsrlq {c}, {c}, 52"));
+        let sr = self.carry_shift();
+        self.op(&format!("{sr} {c}, {c}, 52"));
     }
 
     /// Row `i` (its quotient in M and carry in C already): position 1 completed (the chain),
@@ -1054,7 +1071,7 @@ impl LaneGen {
         let (m, c, t1) = (self.m(), self.c(), self.t(1));
         let p1 = self.p(1);
         let k = i + 1;
-        if k < l {
+        if k < l && !self.karatsuba {
             self.load_b(k);
         }
         // Position 1: the next row's product term there (it does not wait for m), then the
@@ -1085,7 +1102,8 @@ impl LaneGen {
         self.op(&format!(
             "vpaddq {t1b}, {p1}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
         ));
-        self.op(&format!("vpsrlq {t1b}, {t1b}, 52"));
+        let sr = self.carry_shift();
+        self.op(&format!("{sr} {t1b}, {t1b}, 52"));
         // Positions 2 .. regs−1 in registers.
         for q in 2..regs {
             self.load_digits(k, q - 1, q);
@@ -1108,6 +1126,8 @@ impl LaneGen {
                 if q <= l {
                     let slot = self.slot(q);
                     self.op(&format!("vmovdqu64 {dst}, {slot}"));
+                } else if self.karatsuba {
+                    self.column(&dst, i + l + 1);
                 } else {
                     self.op(&format!("vpxord {dst}, {dst}, {dst}"));
                 }
@@ -1128,12 +1148,16 @@ impl LaneGen {
             self.pos.push(self.spare);
             self.spare = old0;
         } else {
-            self.op(&format!(
-                "vpxord {}, {}, {}",
-                Self::z(old0),
-                Self::z(old0),
-                Self::z(old0)
-            ));
+            if self.karatsuba {
+                self.column(&Self::z(old0), i + l + 2);
+            } else {
+                self.op(&format!(
+                    "vpxord {}, {}, {}",
+                    Self::z(old0),
+                    Self::z(old0),
+                    Self::z(old0)
+                ));
+            }
             self.pos.push(old0);
         }
     }
@@ -1153,7 +1177,8 @@ impl LaneGen {
                 t0.clone()
             };
             self.op(&format!("vpaddq {x}, {x}, {c}"));
-            self.op(&format!("vpsrlq {c}, {x}, 52"));
+            let sr = self.carry_shift();
+            self.op(&format!("{sr} {c}, {x}, 52"));
             self.op(&format!(
                 "vpandq {x}, {x}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
             ));
@@ -1205,8 +1230,161 @@ impl LaneGen {
         self.quotient();
     }
 
+    /// The shift that takes a column's carry: arithmetic in the Karatsuba squaring, whose
+    /// columns may be negative, logical elsewhere.
+    fn carry_shift(&self) -> &'static str {
+        if self.karatsuba {
+            "vpsraq"
+        } else {
+            "vpsrlq"
+        }
+    }
+
+    /// Column `c` of the Karatsuba square into `dst`: `a² = S₀ + (S₀ + S₁ − S₂)·B^h + S₁·B^2h`
+    /// (`h = L/2`, `B = 2^52`), from the three half squares' columns in the scratch.
+    fn column(&mut self, dst: &str, c: usize) {
+        let h = self.l / 2;
+        let mut parts: Vec<(bool, usize)> = Vec::new();
+        if c < 2 * h {
+            parts.push((true, KS0_OFF + 64 * c));
+        }
+        if (h..3 * h).contains(&c) {
+            parts.push((true, KS0_OFF + 64 * (c - h)));
+            parts.push((true, KS1_OFF + 64 * (c - h)));
+            parts.push((false, KS2_OFF + 64 * (c - h)));
+        }
+        if (2 * h..4 * h).contains(&c) {
+            parts.push((true, KS1_OFF + 64 * (c - 2 * h)));
+        }
+        match parts.first() {
+            None => {
+                self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+                return;
+            }
+            Some(&(_, off)) => {
+                self.op(&format!("vmovdqu64 {dst}, zmmword ptr [rdx + {off}]"));
+            }
+        }
+        for &(add, off) in &parts[1..] {
+            let op = if add { "vpaddq" } else { "vpsubq" };
+            self.op(&format!("{op} {dst}, {dst}, zmmword ptr [rdx + {off}]"));
+        }
+    }
+
+    /// The Karatsuba squaring's frame: positions `0..=L+1` (those held) set to the square's
+    /// columns, and row 0's quotient.
+    fn kstart(&mut self) {
+        let l = self.l;
+        let t0 = self.t(0);
+        for q in 0..=l + 1 {
+            if q < self.regs() {
+                let r = self.p(q);
+                self.column(&r, q);
+            } else if q <= l {
+                self.column(&t0, q);
+                let slot = self.slot(q);
+                self.op(&format!("vmovdqu64 {slot}, {t0}"));
+            }
+        }
+        self.quotient();
+    }
+
+    /// The three squares of `h = L/2` digits the Karatsuba squaring is made of, from `a` at
+    /// [`LA_OFF`]: `S₀ = a_lo²`, `S₁ = a_hi²` and `S₂ = |a_lo − a_hi|²` (the difference's
+    /// digits exact, at [`KD_OFF`]), each as `2h` columns.
+    fn half_squares(&mut self) {
+        let h = self.l / 2;
+        // a_lo's square first: it needs only the low digits, which the previous squaring's
+        // normalisation writes first, and it runs beside the ripples below.
+        self.half_square(LA_OFF, KS0_OFF);
+        // |a_lo − a_hi|: a borrow ripple, then (where negative) the complement plus one.
+        let d = |j: usize| Self::z(j);
+        let (c, sm) = (Self::z(30), Self::z(31));
+        let m52 = format!("qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}");
+        self.op(&format!("vpxord {c}, {c}, {c}"));
+        for j in 0..h {
+            let dj = d(j);
+            self.op(&format!(
+                "vmovdqu64 {dj}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * j
+            ));
+            self.op(&format!(
+                "vpsubq {dj}, {dj}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * (h + j)
+            ));
+            self.op(&format!("vpaddq {dj}, {dj}, {c}"));
+            self.op(&format!("vpsraq {c}, {dj}, 52"));
+            self.op(&format!("vpandq {dj}, {dj}, {m52}"));
+        }
+        self.op(&format!("vpandq {sm}, {c}, {m52}"));
+        self.op(&format!("vpsrlq {c}, {c}, 63"));
+        for j in 0..h {
+            let dj = d(j);
+            self.op(&format!("vpxorq {dj}, {dj}, {sm}"));
+            self.op(&format!("vpaddq {dj}, {dj}, {c}"));
+            self.op(&format!("vpsrlq {c}, {dj}, 52"));
+            self.op(&format!("vpandq {dj}, {dj}, {m52}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {dj}",
+                KD_OFF + 64 * j
+            ));
+        }
+        self.half_square(LA_OFF + 64 * h, KS1_OFF);
+        self.half_square(KD_OFF, KS2_OFF);
+    }
+
+    /// `x²` for the `h = L/2` exact digits at `src` into `2h` columns at `dst`: row `k` adds
+    /// `xₖ·xⱼ` (`j > k`) into a frame of `h + 1` registers (position `p` is column `k + p`);
+    /// each column, once no later row reaches it, is doubled, gets its diagonal term and is
+    /// stored.
+    fn half_square(&mut self, src: usize, dst: usize) {
+        let h = self.l / 2;
+        let mut frame: Vec<usize> = (0..=h).collect();
+        let (b, t) = (Self::z(h + 1), Self::z(h + 2));
+        let x = |j: usize| format!("zmmword ptr [rdx + {}]", src + 64 * j);
+        for &r in &frame {
+            self.op(&format!("vpxord zmm{r}, zmm{r}, zmm{r}"));
+        }
+        let finish = |g: &mut Self, reg: usize, col: usize| {
+            let f = Self::z(reg);
+            g.op(&format!("vpaddq {f}, {f}, {f}"));
+            g.op(&format!("vmovdqu64 {t}, {}", x(col / 2)));
+            let half = if col.is_multiple_of(2) {
+                "vpmadd52luq"
+            } else {
+                "vpmadd52huq"
+            };
+            g.op(&format!("{half} {f}, {t}, {t}"));
+            g.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {f}",
+                dst + 64 * col
+            ));
+        };
+        for k in 0..h {
+            if k + 1 < h {
+                self.op(&format!("vmovdqu64 {b}, {}", x(k)));
+                for j in k + 1..h {
+                    self.op(&format!("vmovdqu64 {t}, {}", x(j)));
+                    self.op(&format!("vpmadd52luq zmm{}, {b}, {t}", frame[j]));
+                    self.op(&format!("vpmadd52huq zmm{}, {b}, {t}", frame[j + 1]));
+                }
+            }
+            let r0 = frame.remove(0);
+            finish(self, r0, k);
+            self.op(&format!("vpxord zmm{r0}, zmm{r0}, zmm{r0}"));
+            frame.push(r0);
+        }
+        for (p, &r) in frame.iter().take(h).enumerate() {
+            finish(self, r, h + p);
+        }
+    }
+
     fn product(&mut self) {
-        self.start();
+        if self.karatsuba {
+            self.kstart();
+        } else {
+            self.start();
+        }
         for i in 0..self.l {
             self.row(i);
         }
@@ -1225,9 +1403,16 @@ impl LaneGen {
             ));
         }
         self.op("2:");
+        // The Karatsuba form's half squares, or the doubled digits the rows multiply by:
         // f = 2a mod 2^52, e = f + (a_{j−1} >> 51).
-        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
-        for p in 0..l {
+        let doubled = if self.karatsuba {
+            self.half_squares();
+            0
+        } else {
+            self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+            l
+        };
+        for p in 0..doubled {
             self.op(&format!(
                 "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
                 LA_OFF + 64 * p
@@ -1472,8 +1657,13 @@ pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, 
 /// The digit counts the lane form compiles (`ifma::COMPILED_DIGITS`).
 const LANE_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
 
+/// The smallest digit count whose squaring takes the Karatsuba form (even counts only). On
+/// the Zen 4 it was level at 10 digits and 2.5–6.8 % faster from 14 to 40 (docs/performance.md).
+const KARATSUBA_FROM: usize = 14;
+
 fn lane_kernel(l: usize, kind: Kind) -> String {
     let mut g = LaneGen::new(l, kind);
+    g.karatsuba = kind == Kind::Sqr && l.is_multiple_of(2) && l >= KARATSUBA_FROM;
     match kind {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),

@@ -84,6 +84,7 @@ const ALLOWED: &[&str] = &[
     "vpsubq",
     "valignq",
     "vpsrlq",
+    "vpsraq",
     "vpsllq",
     "vpandq",
     "vpand",

@@ -532,6 +532,106 @@ mod tests {
         }
     }
 
+    /// The squaring kernel of every compiled digit count (the Karatsuba form from 14 digits,
+    /// see `build.rs`) on inputs at its edges, one per lane: 0, 1, `2n − 1`, halves equal,
+    /// halves one apart either way, and the halves' difference at its largest either way
+    /// (the sign ripple and the complement). After `count` squarings `y` must be below `2n`
+    /// with `y·R^(2^count − 1) ≡ x^(2^count) (mod n)`, `R = 2^(52·L)`.
+    #[test]
+    fn squaring_edge_inputs() {
+        use num_bigint::BigUint;
+        let Some(_token) = Token::get() else {
+            return;
+        };
+        let mut st = 0x5e1f_0dd5;
+        let big = |digits: &[u64]| {
+            digits.iter().rev().fold(BigUint::default(), |acc, &d| {
+                (acc << 52u32) + BigUint::from(d)
+            })
+        };
+        for &l in COMPILED_DIGITS.iter() {
+            // The largest modulus of L digits: 52·L − 2 bits, so every x below 2^(52·L − 3)
+            // is below n.
+            let bits = 52 * l - 2;
+            let m = odd_modulus(bits, &mut st);
+            let m52 = Modulus52::new(&m, l).unwrap();
+            let n = big(&m52.n);
+            let (h, top) = (l / 2, (1u64 << 49) - 1);
+            let random = |st: &mut u64, len: usize| -> Vec<u64> {
+                (0..len).map(|_| lcg(st) & MASK52).collect()
+            };
+            let mut inputs: Vec<Vec<u64>> = Vec::new();
+            inputs.push(vec![0; l]);
+            let mut one = vec![0; l];
+            one[0] = 1;
+            inputs.push(one);
+            let mut max = vec![0; l];
+            let two_n_less_1 = (&n << 1u32) - 1u32;
+            for (d, v) in max.iter_mut().enumerate() {
+                *v = ((&two_n_less_1 >> (52 * d)) & BigUint::from(MASK52))
+                    .iter_u64_digits()
+                    .next()
+                    .unwrap_or(0);
+            }
+            inputs.push(max);
+            // Halves equal (the hi half's top digit below 2^49 keeps x below n, and the lo
+            // half's matching digit equals it).
+            let mut half = random(&mut st, l - h);
+            half[l - h - 1] &= top;
+            half[0] &= !1;
+            let mut eq = vec![0; l];
+            eq[..h].copy_from_slice(&half[..h]);
+            eq[h..].copy_from_slice(&half);
+            inputs.push(eq.clone());
+            let (mut lo_more, mut hi_more) = (eq.clone(), eq);
+            lo_more[0] += 1;
+            hi_more[h] += 1;
+            inputs.push(lo_more);
+            inputs.push(hi_more);
+            let mut lo_max = vec![0; l];
+            lo_max[..h].fill(MASK52);
+            inputs.push(lo_max);
+            let mut hi_max = vec![0; l];
+            hi_max[h..].fill(MASK52);
+            hi_max[l - 1] = top;
+            inputs.push(hi_max);
+            assert_eq!(inputs.len(), LANES);
+
+            let mut c = LaneConsts {
+                n: [0; LANES * MAX_DIGITS],
+                k0: [m52.k0; LANES],
+                m52: MASK52,
+                one: 1,
+            };
+            let mut x: LaneNum = [0; LANES * MAX_DIGITS];
+            for (k, input) in inputs.iter().enumerate() {
+                for d in 0..l {
+                    c.n[d * LANES + k] = m52.n[d];
+                    x[d * LANES + k] = input[d];
+                }
+            }
+            let r = BigUint::from(1u32) << (52 * l);
+            for count in [1usize, 2] {
+                let mut y = x;
+                let mut s = LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8]);
+                // SAFETY: IFMA is present (the token); l is compiled; the buffers are sized.
+                unsafe { lane_sqr(l, &mut y, &c, &mut s, count) };
+                let power = 1u32 << count;
+                for (k, input) in inputs.iter().enumerate() {
+                    let got: Vec<u64> = (0..l).map(|d| y[d * LANES + k]).collect();
+                    assert!(got.iter().all(|&d| d <= MASK52), "L = {l}, lane {k}");
+                    let (gy, gx) = (big(&got), big(input));
+                    assert!(gy < &n << 1u32, "L = {l}, lane {k}, {count} squarings");
+                    assert_eq!(
+                        (gy * r.modpow(&BigUint::from(power - 1), &n)) % &n,
+                        gx.modpow(&BigUint::from(power), &n),
+                        "L = {l}, lane {k}, {count} squarings"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_window_matches_the_portable_fixed_window() {
         // Windows up to 6 bits run the product that selects its multiplier row by row; 7 and

@@ -22,13 +22,25 @@
 //! (`k₀ = −n⁻¹ mod 2^52`), adds `m·n` and the next row's `a·bᵢ₊₁` (one row ahead, so that no
 //! product term waits on a quotient), and moves the frame down a digit; the carry out of
 //! position 0 is `⌈t₀/2^52⌉`, so `lo(m·n₀)` is never formed. Squaring is dedicated at every
-//! size: row `i` multiplies `aᵢ` by `a`'s digits from `i` up, those above `i` doubled (`2a` in
-//! 52-bit digits), about `3L²` multiply-adds instead of `4L²`. The 64-bit columns absorb the
-//! unnormalised sums (below 2^60 for `L ≤ 40`); a serial carry pass at the end of each product
-//! brings the digits back below 2^52, which the next product needs (the instructions read only
-//! the low 52 bits of their inputs). Inputs and outputs are `< 2n`; [`pow_lanes`] leaves the
-//! domain with a product by 1, which returns a value `≤ n`, and finishes with one masked
-//! subtraction in the 64-bit form.
+//! size. Below 14 digits (and at odd counts) row `i` multiplies `aᵢ` by `a`'s digits from `i`
+//! up, those above `i` doubled (`2a` in 52-bit digits), about `3L²` multiply-adds instead of
+//! `4L²`. From 14 digits (even counts) the square is formed first, by one level of Karatsuba:
+//! with `h = L/2`, `a = a_lo + a_hi·2^(52h)` and `d = |a_lo − a_hi|` (a borrow ripple and a
+//! masked complement, per lane),
+//!
+//! ```text
+//! a² = S₀ + (S₀ + S₁ − S₂)·2^(52h) + S₁·2^(104h),   S₀ = a_lo², S₁ = a_hi², S₂ = d²
+//! ```
+//!
+//! each half square by rows of cross products doubled by an addition, plus the diagonal; then
+//! the rows only reduce, taking the square's columns (signed: the middle term subtracts) as
+//! the frame reaches them. That is `3h(h+1)` multiply-adds for the square instead of `L(L+1)`,
+//! 5–8 % of a squaring's, and no doubled copies of `a` to store. The 64-bit columns absorb the
+//! unnormalised sums (below 2^61 in magnitude for `L ≤ 40`; carries are taken with arithmetic
+//! shifts); a serial carry pass at the end of each product brings the digits back below 2^52,
+//! which the next product needs (the instructions read only the low 52 bits of their inputs).
+//! Inputs and outputs are `< 2n`; [`pow_lanes`] leaves the domain with a product by 1, which
+//! returns a value `≤ n`, and finishes with one masked subtraction in the 64-bit form.
 //!
 //! The kernels are assembly written by `build.rs` for every compiled digit count
 //! ([`COMPILED_DIGITS`]): rows unrolled, the frame's positions in registers as far as 22 and in
@@ -37,7 +49,9 @@
 //! only, and whose accumulator LLVM spilled above that), measured on an AMD EPYC Zen 4 (family
 //! 25 model 17), cycles per product of eight numbers: 20 digits 1,797 → 1,729, 30 digits 4,734
 //! → 3,871, 40 digits 7,852 → 6,756 (`cargo bench -p redc --bench ifma_bound`), about 75 % of
-//! the multiplier's bound; at 10 and 14 digits about 1–2 % slower.
+//! the multiplier's bound; at 10 and 14 digits about 1–2 % slower. The Karatsuba squaring
+//! took whole exponentiations of eight 2.5–7 % less time from 14 to 40 digits on the same CPU
+//! and was level at 10, where it is not used (docs/performance.md).
 //!
 //! Constant time: every loop bound is a function of `L`, the window and the exponent's public
 //! length; table entries are all read, under per-lane masks (`VPCMPEQQ` of the lane's window
