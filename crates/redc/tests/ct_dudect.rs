@@ -1,10 +1,11 @@
 //! A fixed-vs-random timing test in the dudect style (Reparaz, Balasch, Verbauwhede, DATE
 //! 2017) of the exponentiations **as they run on this CPU**: every backend's fixed-window
-//! exponentiation and every IFMA form (lanes, pair, duo) with the secret exponent as the class
-//! (all zeros against random), and the wide public exponentiation with the base as the class
-//! (1 against random: it fault-checks a signature that is still secret). This executes the
-//! compiled Rust drivers around the assembly kernels (window digits, table scans, copies), which
-//! the static check of `ct_asm.rs` does not cover and Valgrind cannot run on ADX or AVX-512.
+//! exponentiation and every IFMA form (lanes, also at 14 digits for its Karatsuba squaring,
+//! pair, duo) with the secret exponent as the class (all zeros against random), and the wide
+//! public exponentiation with the base as the class (1 against random: it fault-checks a
+//! signature that is still secret). This executes the compiled Rust drivers around the
+//! assembly kernels (window digits, table scans, copies), which the static check of
+//! `ct_asm.rs` does not cover and Valgrind cannot run on ADX or AVX-512.
 //!
 //! Each measurement times one call, the class drawn at random for each, both classes on the
 //! same modulus and base; Welch's t statistic is taken on the measurements below the pooled
@@ -122,7 +123,7 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
         },
     ];
     match form {
-        "lanes" => ifma::pow_lanes(token, &mut jobs, 4),
+        "lanes" | "lanes, Karatsuba squaring" => ifma::pow_lanes(token, &mut jobs, 4),
         "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
         "duo" => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W512),
         _ => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W256),
@@ -191,6 +192,9 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
     // The IFMA forms: the secret exponent, and the wide form's base.
     if let Some(token) = Token::get() {
         let lanes = Modulus52::new(&st.m, ifma::digits_for(BITS as usize).unwrap()).unwrap();
+        // The same modulus in 14 digits (more than it needs, which is always correct): the
+        // lane squaring's Karatsuba form, whose difference of halves takes a per-lane sign.
+        let lanes14 = Modulus52::new(&st.m, 14).unwrap();
         // Each duo width at its smallest count for these moduli (12 and 10 digits).
         let duo_at = |width: DuoWidth| {
             let need = ifma::digits_for_bits(BITS as usize);
@@ -200,6 +204,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         let (duo, duo256) = (duo_at(DuoWidth::W512), duo_at(DuoWidth::W256));
         for (form, m52) in [
             ("lanes", &lanes),
+            ("lanes, Karatsuba squaring", &lanes14),
             ("pair", &lanes),
             ("duo", &duo),
             ("duo256", &duo256),
