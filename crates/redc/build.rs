@@ -1658,7 +1658,7 @@ pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, 
 const LANE_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
 
 /// The smallest digit count whose squaring takes the Karatsuba form (even counts only). On
-/// the Zen 4 it was level at 10 digits and 2.5–6.8 % faster from 14 to 40 (docs/performance.md).
+/// the Zen 4 it was level at 10 digits and 2.5–8 % faster from 14 to 40 (docs/performance.md).
 const KARATSUBA_FROM: usize = 14;
 
 fn lane_kernel(l: usize, kind: Kind) -> String {
