@@ -947,8 +947,9 @@ impl LaneGen {
         format!("zmmword ptr [rsi + {}]", LN_OFF + 64 * r)
     }
 
-    /// The multiplicand of row `i` at digit `j` (`None`: zero, below the squaring's row):
-    /// `a` for the product; `aᵢ`, `fᵢ₊₁`, `eⱼ` for the squaring.
+    /// The multiplicand of row `i` at digit `j` (`None`: zero, below the squaring's row, and
+    /// always in the Karatsuba squaring, whose rows carry no product terms): `a` for the
+    /// product; `aᵢ`, `fᵢ₊₁`, `eⱼ` for the squaring.
     fn x_src(&self, i: usize, j: usize) -> Option<String> {
         if j >= self.l || self.karatsuba {
             return None;
