@@ -67,9 +67,9 @@
 //! exponentiations of eight took 2.5–8 % less time from 14 to 40 digits; reasoned for the
 //! others, since it issues 5–8 % fewer multiply-adds, the lane kernels' binding resource on
 //! every IFMA core, for 14 % more loads and 30 more stores per squaring at 20 digits (counted
-//! in the generated text: 763 and 90 against 671 and 60; 3 % and 4 % more at 40 digits), well
-//! inside the two or more 512-bit loads per cycle of Zen 5 and Intel's IFMA cores
-//! (docs/performance.md). Not measured on Intel or Zen 5.
+//! in the generated text: 763 and 90 against 671 and 60; 3 % more loads and 4 % more stores at
+//! 40 digits), well inside the two or more 512-bit loads per cycle of Zen 5 and Intel's IFMA
+//! cores (docs/performance.md). Not measured on Intel or Zen 5.
 //!
 //! The duo form's register width ([`Forms::duo_256_up_to`],
 //! [`super::ifma_duo::duo_width_for`]):

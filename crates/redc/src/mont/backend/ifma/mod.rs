@@ -34,8 +34,9 @@
 //!
 //! each half square by rows of cross products doubled by an addition, plus the diagonal; then
 //! the rows only reduce, taking the square's columns (signed: the middle term subtracts) as
-//! the frame reaches them. That is `3h(h+1)` multiply-adds for the square instead of `L(L+1)`,
-//! 5–8 % of a squaring's, and no doubled copies of `a` to store. The 64-bit columns absorb the
+//! the frame reaches them. That is `3h(h+1)` multiply-adds for the square instead of `L(L+1)`
+//! (5–8 % fewer for the whole squaring, its reduction included), and no doubled copies of `a`
+//! to store. The 64-bit columns absorb the
 //! unnormalised sums (below 2^61 in magnitude for `L ≤ 40`; carries are taken with arithmetic
 //! shifts); a serial carry pass at the end of each product brings the digits back below 2^52,
 //! which the next product needs (the instructions read only the low 52 bits of their inputs).
@@ -50,7 +51,7 @@
 //! 25 model 17), cycles per product of eight numbers: 20 digits 1,797 → 1,729, 30 digits 4,734
 //! → 3,871, 40 digits 7,852 → 6,756 (`cargo bench -p redc --bench ifma_bound`), about 75 % of
 //! the multiplier's bound; at 10 and 14 digits about 1–2 % slower. The Karatsuba squaring
-//! took whole exponentiations of eight 2.5–7 % less time from 14 to 40 digits on the same CPU
+//! took whole exponentiations of eight 2.5–8 % less time from 14 to 40 digits on the same CPU
 //! and was level at 10, where it is not used (docs/performance.md).
 //!
 //! Constant time: every loop bound is a function of `L`, the window and the exponent's public
