@@ -1394,7 +1394,7 @@ impl LaneGen {
     /// The squaring kernel: `count ≥ 1` squarings of the lane-form number at [rdi] in place.
     fn sqr(&mut self) {
         let l = self.l;
-        let (t0, t1) = (self.t(0), self.t(1));
+        let t0 = self.t(0);
         // a at [rdi] → scratch; the loop's result goes there too.
         for p in 0..l {
             self.op(&format!("vmovdqu64 {t0}, zmmword ptr [rdi + {}]", 64 * p));
@@ -1404,35 +1404,10 @@ impl LaneGen {
             ));
         }
         self.op("2:");
-        // The Karatsuba form's half squares, or the doubled digits the rows multiply by:
-        // f = 2a mod 2^52, e = f + (a_{j−1} >> 51).
-        let doubled = if self.karatsuba {
+        if self.karatsuba {
             self.half_squares();
-            0
         } else {
-            self.op(&format!("vpxord {t1}, {t1}, {t1}"));
-            l
-        };
-        for p in 0..doubled {
-            self.op(&format!(
-                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
-                LA_OFF + 64 * p
-            ));
-            let c = self.c();
-            self.op(&format!("vpaddq {c}, {t0}, {t0}"));
-            self.op(&format!(
-                "vpandq {c}, {c}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
-            ));
-            self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
-                LF_OFF + 64 * p
-            ));
-            self.op(&format!("vpaddq {c}, {c}, {t1}"));
-            self.op(&format!(
-                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
-                LE_OFF + 64 * p
-            ));
-            self.op(&format!("vpsrlq {t1}, {t0}, 51"));
+            self.doubled_digits();
         }
         let saved = (self.pos.clone(), self.spare);
         self.product();
@@ -1447,6 +1422,33 @@ impl LaneGen {
                 LA_OFF + 64 * p
             ));
             self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {t0}", 64 * p));
+        }
+    }
+
+    /// The doubled digits the squaring's rows multiply by, from `a` at [`LA_OFF`]: `f = 2a mod
+    /// 2^52` and `e = f + (a_{j−1} >> 51)`.
+    fn doubled_digits(&mut self) {
+        let (t0, t1, c) = (self.t(0), self.t(1), self.c());
+        self.op(&format!("vpxord {t1}, {t1}, {t1}"));
+        for p in 0..self.l {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [rdx + {}]",
+                LA_OFF + 64 * p
+            ));
+            self.op(&format!("vpaddq {c}, {t0}, {t0}"));
+            self.op(&format!(
+                "vpandq {c}, {c}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LF_OFF + 64 * p
+            ));
+            self.op(&format!("vpaddq {c}, {c}, {t1}"));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [rdx + {}], {c}",
+                LE_OFF + 64 * p
+            ));
+            self.op(&format!("vpsrlq {t1}, {t0}, 51"));
         }
     }
 
