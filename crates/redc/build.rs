@@ -15,12 +15,34 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-/// Registers per number of digit positions (`L = 4·NV` digits): 3 to 10.
-const NVS: std::ops::RangeInclusive<usize> = 3..=10;
+/// The 512-bit kernels: registers per number of digit positions (`NV`, four digits each)
+/// and digits (`L`, the Montgomery steps). `L = 4·NV` except 30 digits (RSA-3072's 1536-bit
+/// primes), which run in the registers of 32 with one double step fewer: the two digit
+/// positions above the number stay zero, and `R = 2^(52·30)`.
+const NVS: [(usize, usize); 9] = [
+    (3, 12),
+    (4, 16),
+    (5, 20),
+    (6, 24),
+    (7, 28),
+    (8, 30),
+    (8, 32),
+    (9, 36),
+    (10, 40),
+];
 
-/// Registers per number of digit positions of the 256-bit kernels (`L = 2·NV` digits): 3 to
-/// 10 (6 to 20 digits; the fixed registers leave no room for more).
-const YNVS: std::ops::RangeInclusive<usize> = 3..=10;
+/// The 256-bit kernels: registers (two digits each) and digits, 6 to 20 (the fixed
+/// registers leave no room for more).
+const YNVS: [(usize, usize); 8] = [
+    (3, 6),
+    (4, 8),
+    (5, 10),
+    (6, 12),
+    (7, 14),
+    (8, 16),
+    (9, 18),
+    (10, 20),
+];
 
 /// Words of one interleaved array in the constants (40 digits of two numbers, and a register
 /// of zeros past the end).
@@ -58,6 +80,9 @@ enum Kind {
 /// One kernel's text for `nv` registers of `w` digits of each number.
 struct Gen {
     nv: usize,
+    /// Montgomery steps, one per digit: `w·nv`, or fewer where the digits do not fill the
+    /// registers (the positions above stay zero and take no steps).
+    steps: usize,
     kind: Kind,
     s: String,
     /// Digits of each number per register: 4 (512-bit registers) or 2 (256-bit).
@@ -68,15 +93,22 @@ struct Gen {
 }
 
 impl Gen {
-    fn new(nv: usize, kind: Kind, w: usize) -> Self {
+    fn new(nv: usize, steps: usize, kind: Kind, w: usize) -> Self {
+        assert!(
+            steps.is_multiple_of(2) && steps <= w * nv && steps > w * (nv - 1),
+            "whole double steps, in every register"
+        );
         Gen {
             nv,
+            steps,
             kind,
             s: String::new(),
             w,
             rot: 0,
         }
     }
+    /// Digit positions the registers hold (at least the digits; the terms of rows and
+    /// positions past the digits are zero).
     fn l(&self) -> usize {
         self.w * self.nv
     }
@@ -557,11 +589,10 @@ impl Gen {
         }
     }
 
-    /// The whole reduction: `L/2` double steps from the initial frame in X, the first step's
-    /// column i+1 terms in XT; the result (lazy digits) in X.
+    /// The whole reduction: one double step per two digits from the initial frame in X, the
+    /// first step's column i+1 terms in XT; the result (lazy digits) in X.
     fn reduce(&mut self) {
-        let l = self.l();
-        for i in (0..l).step_by(2) {
+        for i in (0..self.steps).step_by(2) {
             self.double_step(i);
         }
     }
@@ -1490,8 +1521,8 @@ fn count_multiply_adds(text: &str, kind: Kind) -> (usize, usize) {
     (z.len(), x.len())
 }
 
-fn kernel(nv: usize, kind: Kind, w: usize) -> String {
-    let mut g = Gen::new(nv, kind, w);
+fn kernel(nv: usize, steps: usize, kind: Kind, w: usize) -> String {
+    let mut g = Gen::new(nv, steps, kind, w);
     match kind {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),
@@ -1500,35 +1531,34 @@ fn kernel(nv: usize, kind: Kind, w: usize) -> String {
 }
 
 /// Writes the duo kernels of `w` digits per register (4: 512-bit registers, 2: 256-bit) for
-/// the register counts `nvs`, their names prefixed by `pre` (`{pre}sqr_NV`, `{pre}mul_NV`,
-/// `{pre}norm_NV`), and their tables (`{PRE}NVS`, `{PRE}SQR`, `{PRE}MUL`,
-/// `{PRE}MULTIPLY_ADDS`).
-fn duo_kernels(code: &mut String, w: usize, pre: &str, nvs: std::ops::RangeInclusive<usize>) {
+/// the (registers, digits) pairs `kits`, their names prefixed by `pre` and ending in the
+/// digit count (`{pre}sqr_L`, `{pre}mul_L`, `{pre}norm_L`), and their tables (`{PRE}DIGITS`,
+/// `{PRE}NVS`, `{PRE}SQR`, `{PRE}MUL`, `{PRE}MULTIPLY_ADDS`).
+fn duo_kernels(code: &mut String, w: usize, pre: &str, kits: &[(usize, usize)]) {
     let up = pre.to_uppercase();
     let bits = 128 * w;
     let mut counts = String::new();
-    for nv in nvs.clone() {
-        let (sz, sx) = count_multiply_adds(&kernel(nv, Kind::Sqr, w), Kind::Sqr);
-        let (mz, mx) = count_multiply_adds(&kernel(nv, Kind::Mul, w), Kind::Mul);
+    for &(nv, l) in kits {
+        let (sz, sx) = count_multiply_adds(&kernel(nv, l, Kind::Sqr, w), Kind::Sqr);
+        let (mz, mx) = count_multiply_adds(&kernel(nv, l, Kind::Mul, w), Kind::Mul);
         writeln!(counts, "    [{sz}, {sx}, {mz}, {mx}],").unwrap();
     }
-    let nvs: Vec<usize> = nvs.collect();
     write!(
         code,
         "
-/// Multiply-adds per operation of the {bits}-bit kernels, per register count in
-/// [`{up}NVS`]' order: {bits}-bit and 128-bit ones in a squaring, then in a product (counted
-/// in the text this script wrote).
+/// Multiply-adds per operation of the {bits}-bit kernels, per digit count in
+/// [`{up}DIGITS`]' order: {bits}-bit and 128-bit ones in a squaring, then in a product
+/// (counted in the text this script wrote).
 pub(super) const {up}MULTIPLY_ADDS: [[usize; 4]; {len}] = [
 {counts}];
 ",
-        len = nvs.len(),
+        len = kits.len(),
     )
     .unwrap();
-    for &nv in &nvs {
-        let sqr = kernel(nv, Kind::Sqr, w);
-        let mul = kernel(nv, Kind::Mul, w);
-        let mut g = Gen::new(nv, Kind::Mul, w);
+    for &(nv, l) in kits {
+        let sqr = kernel(nv, l, Kind::Sqr, w);
+        let mul = kernel(nv, l, Kind::Mul, w);
+        let mut g = Gen::new(nv, l, Kind::Mul, w);
         g.norm();
         let norm = g.s;
         let clob = clobbers();
@@ -1542,7 +1572,7 @@ pub(super) const {up}MULTIPLY_ADDS: [[usize; 4]; {len}] = [
 /// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
 /// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
 #[inline(never)]
-pub(super) unsafe fn {pre}sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+pub(super) unsafe fn {pre}sqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
     // SAFETY: the caller's contract; the block uses only its operands' memory.
     unsafe {{
         core::arch::asm!(
@@ -1559,10 +1589,10 @@ pub(super) unsafe fn {pre}sqr_{nv}(x: *mut u64, consts: *const u64, scratch: *mu
 /// `out = a·b·R⁻¹` for interleaved numbers of {l} digits in {bits}-bit registers.
 ///
 /// # Safety
-/// As for [`{pre}sqr_{nv}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
+/// As for [`{pre}sqr_{l}`]; `a` readable for {x} bytes, `b` for {bx} bytes (zero past the
 /// digits), `out` writable for {x} bytes.
 #[inline(never)]
-pub(super) unsafe fn {pre}mul_{nv}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
+pub(super) unsafe fn {pre}mul_{l}(out: *mut u64, consts: *const u64, a: *const u64, b: *const u64, scratch: *mut u64) {{
     // SAFETY: the caller's contract; the block uses only its operands' memory.
     unsafe {{
         core::arch::asm!(
@@ -1576,12 +1606,12 @@ pub(super) unsafe fn {pre}mul_{nv}(out: *mut u64, consts: *const u64, a: *const 
     }}
 }}
 
-/// The normalisation of `{pre}sqr_{nv}` and `{pre}mul_{nv}` alone, in place, for the tests.
+/// The normalisation of `{pre}sqr_{l}` and `{pre}mul_{l}` alone, in place, for the tests.
 ///
 /// # Safety
-/// As for [`{pre}sqr_{nv}`]; `x` readable and writable for {x} bytes.
+/// As for [`{pre}sqr_{l}`]; `x` readable and writable for {x} bytes.
 #[cfg(test)]
-pub(super) unsafe fn {pre}norm_{nv}(x: *mut u64, consts: *const u64) {{
+pub(super) unsafe fn {pre}norm_{l}(x: *mut u64, consts: *const u64) {{
     // SAFETY: the caller's contract; the block uses only its operands' memory.
     unsafe {{
         core::arch::asm!(
@@ -1593,33 +1623,37 @@ pub(super) unsafe fn {pre}norm_{nv}(x: *mut u64, consts: *const u64) {{
     }}
 }}
 ",
-            l = w * nv,
             x = 16 * w * nv,
             bx = 16 * w * nv + 48,
         )
         .unwrap();
     }
     let list = |f: &str| {
-        nvs.iter()
-            .map(|n| format!("{pre}{f}_{n}"))
+        kits.iter()
+            .map(|(_, l)| format!("{pre}{f}_{l}"))
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let digits: Vec<usize> = kits.iter().map(|&(_, l)| l).collect();
+    let nvs: Vec<usize> = kits.iter().map(|&(nv, _)| nv).collect();
     write!(
         code,
         "
-/// The register counts of the {bits}-bit kernels (`{w}·nv` digits each): the one list every
-/// dispatch reads.
+/// The digit counts of the {bits}-bit kernels: the one list every dispatch reads.
+pub(super) const {up}DIGITS: [usize; {len}] = {digits:?};
+/// The registers per number of the {bits}-bit kernels ({w} digits each), in [`{up}DIGITS`]'
+/// order.
+#[cfg(test)]
 pub(super) const {up}NVS: [usize; {len}] = {nvs:?};
-/// The {bits}-bit squaring kernels, in [`{up}NVS`]' order.
+/// The {bits}-bit squaring kernels, in [`{up}DIGITS`]' order.
 pub(super) const {up}SQR: [SqrFn; {len}] = [{sqr}];
-/// The {bits}-bit product kernels, in [`{up}NVS`]' order.
+/// The {bits}-bit product kernels, in [`{up}DIGITS`]' order.
 pub(super) const {up}MUL: [MulFn; {len}] = [{mul}];
-/// The {bits}-bit normalisations, in [`{up}NVS`]' order, for the tests.
+/// The {bits}-bit normalisations, in [`{up}DIGITS`]' order, for the tests.
 #[cfg(test)]
 pub(super) const {up}NORM: [unsafe fn(*mut u64, *const u64); {len}] = [{norm}];
 ",
-        len = nvs.len(),
+        len = kits.len(),
         sqr = list("sqr"),
         mul = list("mul"),
         norm = list("norm"),
@@ -1642,8 +1676,8 @@ pub(super) const ARR: usize = {ARR};
 "
     );
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
-        duo_kernels(&mut code, 4, "", NVS);
-        duo_kernels(&mut code, 2, "y", YNVS);
+        duo_kernels(&mut code, 4, "", &NVS);
+        duo_kernels(&mut code, 2, "y", &YNVS);
         code.push_str(
             "
 /// A squaring kernel's signature.

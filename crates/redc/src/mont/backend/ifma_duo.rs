@@ -5,7 +5,10 @@
 //! bits in lane `2·(d mod 4) + u` of register `d / 4`, so a 512-bit register holds four digits
 //! of each number and `L` is a multiple of 4 ([`DUO_DIGITS`]; the 1024-bit primes of RSA-2048
 //! fill five registers exactly, where [`super::ifma_pair`]'s one number per register set
-//! leaves four of 24 lanes empty). In memory the order is the same, `[2d + u]`, so the two
+//! leaves four of 24 lanes empty). The one exception is 30 digits, RSA-3072's 1536-bit
+//! primes: they run in the registers of 32 digits, whose top two positions stay zero, with
+//! one double step fewer (`R = 2^(52·30)`), so that they do not pay for the two digits they
+//! do not have. In memory the order is the same, `[2d + u]`, so the two
 //! numbers' digit `i` are 16 adjacent bytes: one `VBROADCASTI32X4` spreads `(bᵢ⁽⁰⁾, bᵢ⁽¹⁾)` over
 //! a register, and one digit of shift is a `VALIGNQ` by two lanes. Nothing crosses between the
 //! numbers, and every instruction works for both.
@@ -84,29 +87,14 @@ use zeroize::{Zeroize, Zeroizing};
 use super::cpu::Forms;
 use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, Token, MASK52};
 
-/// The digit counts the duo form runs in 512-bit registers (multiples of 4, four digits of
-/// each number per register); a modulus needs the smallest one with `2^(52·L) > 4n`.
-pub const DUO_DIGITS: [usize; duo_asm::NVS.len()] = {
-    let mut d = [0; duo_asm::NVS.len()];
-    let mut i = 0;
-    while i < d.len() {
-        d[i] = 4 * duo_asm::NVS[i];
-        i += 1;
-    }
-    d
-};
+/// The digit counts the duo form runs in 512-bit registers (four digits of each number per
+/// register: multiples of 4, and 30 in the registers of 32); a modulus needs the smallest
+/// one with `2^(52·L) > 4n`.
+pub const DUO_DIGITS: [usize; duo_asm::DIGITS.len()] = duo_asm::DIGITS;
 
 /// The digit counts the duo form runs in 256-bit registers (multiples of 2, two digits of
 /// each number per register).
-pub const DUO_DIGITS_256: [usize; duo_asm::YNVS.len()] = {
-    let mut d = [0; duo_asm::YNVS.len()];
-    let mut i = 0;
-    while i < d.len() {
-        d[i] = 2 * duo_asm::YNVS[i];
-        i += 1;
-    }
-    d
-};
+pub const DUO_DIGITS_256: [usize; duo_asm::YDIGITS.len()] = duo_asm::YDIGITS;
 
 /// The register width a duo kernel runs in. The layout in memory is the same for both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,12 +128,11 @@ struct Kit {
 impl Kit {
     /// The kernels for `l` digits at `width`, if compiled.
     fn new(l: usize, width: DuoWidth) -> Option<Kit> {
-        let (per, nvs, sqr, mul): (usize, &[usize], &[duo_asm::SqrFn], &[duo_asm::MulFn]) =
-            match width {
-                DuoWidth::W512 => (4, &duo_asm::NVS, &duo_asm::SQR, &duo_asm::MUL),
-                DuoWidth::W256 => (2, &duo_asm::YNVS, &duo_asm::YSQR, &duo_asm::YMUL),
-            };
-        let i = nvs.iter().position(|&nv| per * nv == l)?;
+        let (sqr, mul): (&[duo_asm::SqrFn], &[duo_asm::MulFn]) = match width {
+            DuoWidth::W512 => (&duo_asm::SQR, &duo_asm::MUL),
+            DuoWidth::W256 => (&duo_asm::YSQR, &duo_asm::YMUL),
+        };
+        let i = width.digit_counts().iter().position(|&d| d == l)?;
         Some(Kit {
             l,
             sqr: sqr[i],
@@ -161,10 +148,9 @@ const BUF: usize = 2 * 40 + 8;
 /// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L`.
 type Duo = [u64; BUF];
 
-/// The kernels `build.rs` writes: `sqr_NV` (a run of squarings in place) and `mul_NV` for
-/// `NV` = 3 to 10 registers of 512 bits (12 to 40 digits), `ysqr_NV` and `ymul_NV` for 3 to
-/// 10 registers of 256 bits (6 to 20 digits), on [`Consts`] and [`Scratch`], and the sizes of
-/// those blocks.
+/// The kernels `build.rs` writes: `sqr_L` (a run of squarings in place) and `mul_L` for `L`
+/// = 12 to 40 digits in 512-bit registers (3 to 10 of them), `ysqr_L` and `ymul_L` for 6 to
+/// 20 digits in 256-bit ones, on [`Consts`] and [`Scratch`], and the sizes of those blocks.
 mod duo_asm {
     include!(concat!(env!("OUT_DIR"), "/duo_asm.rs"));
 }
