@@ -70,7 +70,8 @@
 //! against 1,371, 40 digits 1,849 against 2,157. In 256-bit registers (same CPU, `ifma_bound`,
 //! cycles per product at the production window): 240 at 10 digits against the 512-bit
 //! form's 319 at 12 (RSA-1024's primes), 286 against 315 at 12, 402 against 427 at 16, 624
-//! against 591 at 20. The multiplier would allow about 17
+//! against 591 at 20; 30 digits in the registers of 32 (`ifma_bound`, the cleanest of three
+//! runs) 1,163 against 1,223 for 32 digits the day before. The multiplier would allow about 17
 //! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
 //! digits; the rest is the chain under load and the normalisation (about 60 cycles).
 //!
