@@ -97,7 +97,7 @@ fn lanes_match_num_bigint_at_every_compiled_size() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(52);
     for &digits in &COMPILED_DIGITS {
-        // The largest modulus the count takes, and one just above the previous count.
+        // The largest modulus the count takes, and the smallest.
         let top = (52 * digits - 2) as u64;
         for bits in [top, top - 37] {
             let mut moduli = edge_moduli(bits);
@@ -226,8 +226,8 @@ fn each_form_refuses_a_digit_count_it_does_not_run() {
 fn duo_matches_num_bigint_at_every_duo_size() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(54);
-    // Each count with the one below it (the smallest modulus a count takes is one bit above
-    // the largest its predecessor takes).
+    // Each count with the one below it: the smallest modulus a count takes is one bit above
+    // the largest its predecessor takes (the first count: a digit below its largest).
     let pairs = |counts: &'static [usize], width| {
         counts
             .iter()
@@ -236,7 +236,7 @@ fn duo_matches_num_bigint_at_every_duo_size() {
     };
     let counts = pairs(&DUO_DIGITS, DuoWidth::W512).chain(pairs(&DUO_DIGITS_256, DuoWidth::W256));
     for (digits, below, width) in counts {
-        // The largest modulus the count takes, and one just above the previous count.
+        // The largest modulus the count takes, and the smallest.
         let top = (52 * digits - 2) as u64;
         let low = below.map_or(top - 51, |b| (52 * b - 1) as u64);
         for bits in [top, low] {
