@@ -273,6 +273,8 @@ fn duo_every_window_and_all_ones_exponents() {
         (512u64, DuoWidth::W256),
         (1024, DuoWidth::W256),
         (1024, DuoWidth::W512),
+        // 30 digits in the registers of 32.
+        (1536, DuoWidth::W512),
         (2048, DuoWidth::W512),
     ] {
         let need = ifma::digits_for_bits(bits as usize);
