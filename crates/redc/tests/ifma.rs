@@ -97,7 +97,7 @@ fn lanes_match_num_bigint_at_every_compiled_size() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(52);
     for &digits in &COMPILED_DIGITS {
-        // The largest modulus the count takes, and the smallest.
+        // The largest modulus the count takes, and one 37 bits shorter.
         let top = (52 * digits - 2) as u64;
         for bits in [top, top - 37] {
             let mut moduli = edge_moduli(bits);
