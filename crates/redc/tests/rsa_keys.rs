@@ -527,6 +527,99 @@ fn pem_with_explanatory_text_before_the_boundary() {
     );
 }
 
+/// Text after the end boundary is not part of the key: `openssl pkey -text` writes a dump
+/// below it, editors add blank lines, and Windows tools end lines with CRLF.
+#[test]
+fn pem_with_text_or_blank_lines_after_the_boundary() {
+    use redc::rsa::pkcs8::LineEnding;
+    use redc::rsa::{EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey};
+    let key = redc::rsa::RsaPrivateKey::new(&mut rand::thread_rng(), 1024).unwrap();
+    let public = key.to_public_key();
+    let pkcs8 = key.to_pkcs8_pem(LineEnding::LF).unwrap();
+    let pkcs1 = key.to_pkcs1_pem(LineEnding::CRLF).unwrap();
+    let spki = public.to_public_key_pem(LineEnding::LF).unwrap();
+    for text in [
+        format!("{}\n", &*pkcs8),
+        format!("{}\n\n\n", &*pkcs8),
+        format!(
+            "{}Private-Key: (1024 bit, 2 primes)\nmodulus:\n    00:c3\n",
+            &*pkcs8
+        ),
+        format!("\n{}\r\n", &*pkcs1),
+        format!("Bag Attributes\n    localKeyID: 01\n{}junk", &*pkcs1),
+        pkcs8.trim_end().to_string(),
+    ] {
+        let back =
+            redc::rsa::RsaPrivateKey::from_pem(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(back.to_public_key(), public);
+    }
+    let text = format!("{spki}\nPublic-Key: (1024 bit)\n");
+    assert_eq!(redc::rsa::RsaPublicKey::from_pem(&text).unwrap(), public);
+    // A second block after the first is ignored, like any other trailing text.
+    let text = format!("{}{spki}", &*pkcs8);
+    assert_eq!(
+        redc::rsa::RsaPrivateKey::from_pem(&text)
+            .unwrap()
+            .to_public_key(),
+        public
+    );
+    // A block without its end is still malformed, and says so.
+    let cut = &pkcs8[..pkcs8.find("-----END").unwrap()];
+    assert!(matches!(
+        redc::rsa::RsaPrivateKey::from_pem(cut).unwrap_err(),
+        redc::rsa::Error::Encoding(redc::rsa::EncodingFault::Der { .. })
+    ));
+}
+
+/// An encrypted PKCS#8 key in DER is reported as encrypted, not as a malformed public key
+/// (its outer shape, `SEQUENCE { SEQUENCE, … }`, is the SubjectPublicKeyInfo's).
+#[test]
+fn encrypted_pkcs8_der_is_reported_as_encrypted() {
+    use redc::rsa::{EncodingFault, Error, KeyFormat};
+    let encrypted = Err(Error::Encoding(EncodingFault::Encrypted));
+    // SEQUENCE { SEQUENCE { OID 1.3.14.3.2.26 }, OCTET STRING aa bb }
+    let der = [
+        0x30, 0x0d, 0x30, 0x07, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x04, 0x02, 0xaa, 0xbb,
+    ];
+    assert_eq!(KeyFormat::detect_der(&der), encrypted);
+    assert_eq!(
+        redc::rsa::RsaPrivateKey::from_der(&der).map(|_| ()),
+        encrypted.map(|_| ())
+    );
+    if !openssl_available() {
+        eprintln!("openssl not found: skipping the OpenSSL-made key");
+        return;
+    }
+    let plain = temp_path("plain.pem");
+    let enc = temp_path("enc.der");
+    let key = redc::rsa::RsaPrivateKey::new(&mut rand::thread_rng(), 1024).unwrap();
+    std::fs::write(&plain, key.to_pkcs8_pem(LineEnding::LF).unwrap().as_bytes()).unwrap();
+    let out = Command::new("openssl")
+        .args([
+            "pkcs8",
+            "-topk8",
+            "-v2",
+            "aes-128-cbc",
+            "-passout",
+            "pass:x",
+        ])
+        .args(["-outform", "DER", "-in"])
+        .arg(&plain)
+        .arg("-out")
+        .arg(&enc)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let der = std::fs::read(&enc).unwrap();
+    let _ = std::fs::remove_file(&plain);
+    let _ = std::fs::remove_file(&enc);
+    assert_eq!(KeyFormat::detect_der(&der), encrypted);
+}
+
 /// OpenSSL's legacy encrypted PEM is reported as encrypted, not as malformed.
 #[test]
 fn legacy_encrypted_pem_is_reported_as_encrypted() {

@@ -39,11 +39,34 @@ fn uint(x: UintRef<'_>) -> BoxedUint {
     BoxedUint::from_be_bytes(x.as_bytes())
 }
 
-/// `pem` from its first `-----BEGIN ` on: RFC 7468 §5.2 lets explanatory text precede the
-/// encapsulation boundary (OpenSSL and pyca read such files, e.g. with an `asn1parse` dump
-/// above the key).
+/// The first PEM block of `pem`: from its first `-----BEGIN <label>-----` to the end of the
+/// line of the matching `-----END <label>-----`. RFC 7468 §5.2 lets explanatory text precede
+/// the encapsulation boundary, and files carry text after it too (OpenSSL's `rsa -text` and
+/// `pkey -text` write a dump beside the key, editors add blank lines); OpenSSL and pyca read
+/// such files, and so does redc. Without a matching end the text is returned from the
+/// `-----BEGIN ` on, for the decoder to report what is missing.
 fn from_boundary(pem: &str) -> &str {
-    pem.find("-----BEGIN ").map_or(pem, |i| &pem[i..])
+    const BEGIN: &str = "-----BEGIN ";
+    let Some(i) = pem.find(BEGIN) else {
+        return pem;
+    };
+    let pem = &pem[i..];
+    let rest = &pem[BEGIN.len()..];
+    let Some(label) = rest.find("-----").map(|j| &rest[..j]) else {
+        return pem;
+    };
+    let end = alloc::format!("-----END {label}-----");
+    let Some(j) = pem.find(&end) else {
+        return pem;
+    };
+    let mut stop = j + end.len();
+    for eol in ["\r\n", "\n"] {
+        if pem[stop..].starts_with(eol) {
+            stop += eol.len();
+            break;
+        }
+    }
+    &pem[..stop]
 }
 
 impl From<pkcs1::Error> for Error {
@@ -76,10 +99,11 @@ fn malformed(format: KeyFormat) -> impl FnOnce(der::Error) -> Error {
 }
 
 impl KeyFormat {
-    /// The format of PEM text, from its label (the first line, `-----BEGIN <label>-----`):
-    /// [`EncodingFault::Encrypted`] for `ENCRYPTED PRIVATE KEY`, [`EncodingFault::PemLabel`]
-    /// for any other label, [`EncodingFault::Unrecognized`] when the text does not start with
-    /// a PEM header. Only the label is read; decoding the rest may still fail.
+    /// The format of PEM text, from its label (the first `-----BEGIN <label>-----` line; text
+    /// before it, which RFC 7468 allows, is skipped): [`EncodingFault::Encrypted`] for
+    /// `ENCRYPTED PRIVATE KEY`, [`EncodingFault::PemLabel`] for any other label,
+    /// [`EncodingFault::Unrecognized`] when the text has no PEM header. Only the label is
+    /// read; decoding the rest may still fail.
     ///
     /// ```
     /// use redc::rsa::{Error, EncodingFault, KeyFormat};
@@ -92,7 +116,7 @@ impl KeyFormat {
     /// );
     /// ```
     pub fn detect_pem(pem: &str) -> super::Result<KeyFormat> {
-        let label = pem
+        let label = from_boundary(pem)
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty())
@@ -113,8 +137,9 @@ impl KeyFormat {
     /// decoding it says what is malformed): `SEQUENCE { SEQUENCE …` is a
     /// SubjectPublicKeyInfo, `SEQUENCE { INTEGER 0|1, SEQUENCE …` a PKCS#8 PrivateKeyInfo,
     /// `SEQUENCE { INTEGER 0|1, INTEGER …` a PKCS#1 RSAPrivateKey, and `SEQUENCE { INTEGER …`
-    /// otherwise a PKCS#1 RSAPublicKey. [`EncodingFault::Unrecognized`] if it has none of
-    /// these shapes.
+    /// otherwise a PKCS#1 RSAPublicKey. [`EncodingFault::Encrypted`] for the shape of a
+    /// PKCS#8 EncryptedPrivateKeyInfo (`SEQUENCE { SEQUENCE …, OCTET STRING …`), which redc
+    /// does not decrypt; [`EncodingFault::Unrecognized`] if it has none of these shapes.
     pub fn detect_der(der: &[u8]) -> super::Result<KeyFormat> {
         if pkcs8::PrivateKeyInfo::from_der(der).is_ok() {
             return Ok(KeyFormat::Pkcs8Private);
@@ -128,8 +153,28 @@ impl KeyFormat {
         if pkcs1::RsaPublicKey::from_der(der).is_ok() {
             return Ok(KeyFormat::Pkcs1Public);
         }
+        if encrypted_shape(der) {
+            return Err(Error::Encoding(EncodingFault::Encrypted));
+        }
         shape(der).ok_or(Error::Encoding(EncodingFault::Unrecognized))
     }
+}
+
+/// Whether `der` starts like a PKCS#8 EncryptedPrivateKeyInfo (RFC 5208 §6): `SEQUENCE {
+/// SEQUENCE (the encryption algorithm) …, OCTET STRING (the encrypted key) …`. A
+/// SubjectPublicKeyInfo has a BIT STRING there.
+fn encrypted_shape(der: &[u8]) -> bool {
+    const SEQUENCE: u8 = 0x30;
+    const OCTET_STRING: u8 = 0x04;
+    let Some((SEQUENCE, _, body)) = header(der) else {
+        return false;
+    };
+    let Some((SEQUENCE, len, rest)) = header(body) else {
+        return false;
+    };
+    rest.get(len..)
+        .and_then(header)
+        .is_some_and(|(tag, _, _)| tag == OCTET_STRING)
 }
 
 /// One DER header: the tag, the content length and the content that follows (not checked
