@@ -250,8 +250,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         },
         Op::Powm(a) => powm(&a),
     }?;
-    println!("{out}");
-    Ok(())
+    crate::io::write_output(None, format!("{out}\n").as_bytes(), false)
 }
 
 /// The limbs of `x`, as many as its bytes need (at least one).

@@ -51,19 +51,33 @@ fn oaep(args: &Args) -> Result<Oaep, CliError> {
     Ok(Oaep::from_hash(hash, label))
 }
 
-fn check_pkcs1_options(args: &Args) -> Result<(), CliError> {
+/// Checks the options before any file is read, so a usage error is reported as one (exit 2)
+/// without waiting for standard input.
+fn check_options(args: &Args) -> Result<(), CliError> {
     if args.padding == EncPadding::Pkcs1 && args.label.is_some() {
         return Err(CliError::usage("--label applies only to --padding oaep"));
+    }
+    if let Some(label) = &args.label {
+        parse_hex("--label", label)?;
     }
     parse_hash(&args.hash).map(|_| ())
 }
 
 /// Runs `redc encrypt`.
 pub fn run_encrypt(args: Args) -> Result<(), CliError> {
-    check_pkcs1_options(&args)?;
+    check_options(&args)?;
     let key = load_key(&args.key)?;
     let msg = read_input(args.input.as_deref())?;
     let public = key.public();
+    if args.padding == EncPadding::Oaep && oaep(&args)?.max_message_len(public.size()).is_none() {
+        return Err(CliError::failure(format!(
+            "encryption failed: a {}-byte key is too small for OAEP with {} (it needs {} \
+             bytes of padding)",
+            public.size(),
+            args.hash,
+            2 * parse_hash(&args.hash)?.output_size() + 2
+        )));
+    }
     let ct = match args.padding {
         EncPadding::Oaep => public.encrypt(&mut OsRng, oaep(&args)?, &msg),
         EncPadding::Pkcs1 => public.encrypt(&mut OsRng, Pkcs1v15Encrypt, &msg),
@@ -74,7 +88,7 @@ pub fn run_encrypt(args: Args) -> Result<(), CliError> {
 
 /// Runs `redc decrypt`.
 pub fn run_decrypt(args: Args) -> Result<(), CliError> {
-    check_pkcs1_options(&args)?;
+    check_options(&args)?;
     let key = load_key(&args.key)?;
     let key = key.private("decrypt")?;
     let ct = read_input(args.input.as_deref())?;

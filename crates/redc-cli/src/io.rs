@@ -24,7 +24,8 @@ pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
     }
 }
 
-/// Writes `data` to `path` (mode 0600 when `secret`, on Unix), or stdout when `None`.
+/// Writes `data` to `path` (mode 0600 when `secret`, on Unix, also when the file existed with
+/// wider permissions: they are narrowed before anything is written), or stdout when `None`.
 pub fn write_output(path: Option<&PathBuf>, data: &[u8], secret: bool) -> Result<(), CliError> {
     match path {
         Some(p) => {
@@ -39,6 +40,14 @@ pub fn write_output(path: Option<&PathBuf>, data: &[u8], secret: bool) -> Result
             let mut f = opts
                 .open(p)
                 .map_err(|e| CliError::failure(format!("cannot write {}: {e}", p.display())))?;
+            #[cfg(unix)]
+            if secret {
+                use std::os::unix::fs::PermissionsExt;
+                f.set_permissions(fs::Permissions::from_mode(0o600))
+                    .map_err(|e| {
+                        CliError::failure(format!("cannot restrict {}: {e}", p.display()))
+                    })?;
+            }
             f.write_all(data)
                 .map_err(|e| CliError::failure(format!("cannot write {}: {e}", p.display())))
         }
@@ -88,12 +97,17 @@ pub fn load_key(path: &Path) -> Result<Key, CliError> {
 }
 
 /// The key in `bytes`: PEM by its label, DER by its structure (the library's detection).
+/// A file is PEM when it holds a `-----BEGIN ` line and does not start like DER (a
+/// SEQUENCE); text around the PEM block (OpenSSL's `-text` dumps, PKCS#12 export's bag
+/// attributes, blank lines) is skipped, as OpenSSL does.
 fn parse_key(bytes: &[u8]) -> Result<Key, String> {
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .unwrap_or(bytes.len());
-    if bytes[start..].starts_with(b"-----BEGIN ") {
+    let der_like = bytes.get(start) == Some(&0x30);
+    let has_begin = bytes.windows(11).any(|w| w == b"-----BEGIN ");
+    if !der_like && has_begin {
         let text = std::str::from_utf8(bytes)
             .map_err(|_| "PEM file is not valid UTF-8 text".to_string())?;
         let label = pem_label(text).unwrap_or_default();
@@ -128,9 +142,12 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
     }
 }
 
-/// The label of the first line, `-----BEGIN <label>-----`.
+/// The label of the first `-----BEGIN <label>-----` line.
 fn pem_label(text: &str) -> Option<&str> {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("-----BEGIN "))?;
     line.strip_prefix("-----BEGIN ")?.strip_suffix("-----")
 }
 

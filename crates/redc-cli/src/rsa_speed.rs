@@ -7,7 +7,8 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Arc, Barrier};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use redc::rsa::OsRng;
@@ -160,29 +161,52 @@ impl Subject {
         budget: Duration,
         clients: usize,
     ) -> Result<(f64, Vec<Duration>), CliError> {
-        let start = Arc::new(Barrier::new(clients + 1));
-        let handles: Vec<_> = (0..clients)
-            .map(|c| {
-                let (service, start) = (Arc::clone(service), Arc::clone(&start));
-                let mut msg = self.msg.clone();
-                msg.extend_from_slice(&(c as u64).to_be_bytes());
-                std::thread::spawn(move || {
-                    start.wait();
-                    let began = Instant::now();
-                    let mut lat = Vec::new();
-                    while began.elapsed() < budget {
-                        let t = Instant::now();
-                        let digest = HashAlg::Sha256.digest(&msg);
-                        service
-                            .sign(id, Scheme::Pkcs1v15(HashAlg::Sha256), &digest)
-                            .map_err(|e| format!("signing through the service failed: {e}"))?;
-                        lat.push(t.elapsed());
+        // The callers start together: each waits for the gate (held shut while they are
+        // started), and returns at once if starting all of them failed.
+        let gate = Arc::new(RwLock::new(()));
+        let abort = Arc::new(AtomicBool::new(false));
+        let shut = gate.write().unwrap_or_else(|e| e.into_inner());
+        let mut handles = Vec::with_capacity(clients);
+        let mut spawn_error = None;
+        for c in 0..clients {
+            let (service, gate, stop) =
+                (Arc::clone(service), Arc::clone(&gate), Arc::clone(&abort));
+            let mut msg = self.msg.clone();
+            msg.extend_from_slice(&(c as u64).to_be_bytes());
+            let spawned = std::thread::Builder::new().spawn(move || {
+                drop(gate.read().unwrap_or_else(|e| e.into_inner()));
+                let began = Instant::now();
+                let mut lat = Vec::new();
+                if stop.load(Ordering::Relaxed) {
+                    return Ok((lat, began.elapsed()));
+                }
+                // At least one signature per caller, however short the budget.
+                loop {
+                    let t = Instant::now();
+                    let digest = HashAlg::Sha256.digest(&msg);
+                    service
+                        .sign(id, Scheme::Pkcs1v15(HashAlg::Sha256), &digest)
+                        .map_err(|e| format!("signing through the service failed: {e}"))?;
+                    lat.push(t.elapsed());
+                    if began.elapsed() >= budget {
+                        break;
                     }
-                    Ok::<_, String>((lat, began.elapsed()))
-                })
-            })
-            .collect();
-        start.wait();
+                }
+                Ok::<_, String>((lat, began.elapsed()))
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    spawn_error = Some(CliError::failure(format!(
+                        "cannot start service client thread {} of {clients}: {e}",
+                        c + 1
+                    )));
+                    abort.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        drop(shut);
         let mut all = Vec::new();
         let mut longest = Duration::ZERO;
         for h in handles {
@@ -192,6 +216,9 @@ impl Subject {
                 .map_err(CliError::failure)?;
             longest = longest.max(el);
             all.extend(lat);
+        }
+        if let Some(e) = spawn_error {
+            return Err(e);
         }
         Ok((all.len() as f64 / longest.as_secs_f64(), all))
     }
@@ -305,11 +332,15 @@ pub fn parse_openssl_mr(text: &str, bits: usize) -> Option<(f64, f64)> {
     None
 }
 
-/// Prints the rows as `openssl speed` does, with OpenSSL's figures and the ratios when present.
-pub fn print_table(rows: &[Row]) {
+/// The rows as `openssl speed` prints them, with OpenSSL's figures and the ratios when
+/// present.
+pub fn render_table(rows: &[Row]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     let with_ossl = rows.iter().any(|r| r.openssl_sign_per_s.is_some());
     if with_ossl {
-        println!(
+        let _ = writeln!(
+            out,
             "{:<26} {:>10} {:>10} {:>10} {:>12} {:>13} {:>13} {:>7} {:>7}",
             "",
             "sign",
@@ -322,7 +353,8 @@ pub fn print_table(rows: &[Row]) {
             "verify×"
         );
     } else {
-        println!(
+        let _ = writeln!(
+            out,
             "{:<26} {:>10} {:>10} {:>10} {:>12}",
             "", "sign", "verify", "sign/s", "verify/s"
         );
@@ -336,7 +368,8 @@ pub fn print_table(rows: &[Row]) {
         } else {
             format!("rsa {} bits {}p {}", r.bits, r.primes, r.backend)
         };
-        print!(
+        let _ = write!(
+            out,
             "{:<26} {:>9.6}s {:>9.6}s {:>10.1} {:>12.1}",
             label,
             1.0 / r.sign_per_s,
@@ -350,23 +383,24 @@ pub fn print_table(rows: &[Row]) {
             r.sign_ratio,
             r.verify_ratio,
         ) {
-            print!(" {s:>14.1} {v:>13.1} {sr:>7.2} {vr:>7.2}");
+            let _ = write!(out, " {s:>14.1} {v:>13.1} {sr:>7.2} {vr:>7.2}");
         }
-        println!();
+        let _ = writeln!(out);
     }
     let service: Vec<&Row> = rows.iter().filter(|r| r.threads.is_some()).collect();
     if service.is_empty() {
-        return;
+        return out;
     }
-    println!();
-    print!(
+    let _ = writeln!(out);
+    let _ = write!(
+        out,
         "{:<34} {:>10} {:>10} {:>10} {:>10}",
         "signing service", "sign/s", "p50", "p99", "max"
     );
     if with_ossl {
-        print!(" {:>20} {:>7}", "openssl -multi sign/s", "sign×");
+        let _ = write!(out, " {:>20} {:>7}", "openssl -multi sign/s", "sign×");
     }
-    println!();
+    let _ = writeln!(out);
     for r in service {
         let label = format!(
             "rsa {} bits {}p {} N={} C={}",
@@ -376,7 +410,8 @@ pub fn print_table(rows: &[Row]) {
             r.threads.unwrap_or(0),
             r.clients.unwrap_or(0)
         );
-        print!(
+        let _ = write!(
+            out,
             "{label:<34} {:>10.1} {:>9.6}s {:>9.6}s {:>9.6}s",
             r.sign_per_s,
             r.p50_s.unwrap_or(0.0),
@@ -384,10 +419,11 @@ pub fn print_table(rows: &[Row]) {
             r.max_s.unwrap_or(0.0)
         );
         if let (Some(s), Some(sr)) = (r.openssl_sign_per_s, r.sign_ratio) {
-            print!(" {s:>20.1} {sr:>7.2}");
+            let _ = write!(out, " {s:>20.1} {sr:>7.2}");
         }
-        println!();
+        let _ = writeln!(out);
     }
+    out
 }
 
 /// The `q`-quantile (0..=1) of `xs` by the nearest rank (sorts `xs`).

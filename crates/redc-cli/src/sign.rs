@@ -98,10 +98,10 @@ pub fn run_verify(args: VerifyArgs) -> Result<ExitCode, CliError> {
     }
     .is_ok();
     if ok {
-        println!("Verified OK");
+        write_output(None, b"Verified OK\n", false)?;
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("Verification failure");
+        write_output(None, b"Verification failure\n", false)?;
         Ok(ExitCode::from(1))
     }
 }

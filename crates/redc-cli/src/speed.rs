@@ -66,8 +66,12 @@ pub struct Args {
     /// Concurrent callers signing through the service (default 64 when --threads is given).
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u16).range(1..=4096))]
     clients: Option<u16>,
-    /// Instead of RSA, the ns per Montgomery multiplication of every algorithm and word size.
-    #[arg(long)]
+    /// Instead of RSA, the ns per Montgomery multiplication of every algorithm and word size
+    /// (takes --seconds and --json only).
+    #[arg(
+        long,
+        conflicts_with_all = ["bits", "primes", "vs_openssl", "openssl", "batch", "threads", "clients"]
+    )]
     mont: bool,
 }
 
@@ -82,24 +86,24 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.mont {
         let table = mont_table(&MONT_BITS, args.seconds.unwrap_or(0.3))?;
-        if args.json {
-            let text = serde_json::to_string_pretty(&table)
-                .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
-            println!("{text}");
+        let text = if args.json {
+            serde_json::to_string_pretty(&table)
+                .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?
+                + "\n"
         } else {
-            print!("{}", table.render());
-        }
-        return Ok(());
+            table.render()
+        };
+        return crate::io::write_output(None, text.as_bytes(), false);
     }
     let rows = rsa_rows(&args)?;
-    if args.json {
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "results": rows }))
-            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
-        println!("{text}");
+    let text = if args.json {
+        serde_json::to_string_pretty(&serde_json::json!({ "results": rows }))
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?
+            + "\n"
     } else {
-        rsa_speed::print_table(&rows);
-    }
-    Ok(())
+        rsa_speed::render_table(&rows)
+    };
+    crate::io::write_output(None, text.as_bytes(), false)
 }
 
 /// Measures every requested size, alternating with OpenSSL when asked.

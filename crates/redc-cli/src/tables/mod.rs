@@ -237,6 +237,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Mode::Full
     };
     let wanted = |id: &str| args.only.is_empty() || args.only.iter().any(|o| o == id);
+    // A README that cannot take the block fails now, not after the measurements.
+    if let Some(readme) = &args.readme {
+        let text = fs::read_to_string(readme)
+            .map_err(|e| CliError::failure(format!("tables: {}: {e}", readme.display())))?;
+        readme_block(&text)
+            .map_err(|e| CliError::failure(format!("tables: {}: {e}", readme.display())))?;
+    }
     fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("tables: {}: {e}", args.out.display())))?;
 
@@ -312,12 +319,7 @@ fn update_readme(
     let fail =
         |e: &dyn std::fmt::Display| CliError::failure(format!("tables: {}: {e}", readme.display()));
     let text = fs::read_to_string(readme).map_err(|e| fail(&e))?;
-    let (Some(a), Some(b)) = (text.find(README_START), text.find(README_END)) else {
-        return Err(fail(&format!("no `{README_START}` … `{README_END}` block")));
-    };
-    if b < a {
-        return Err(fail(&"the end marker comes before the start marker"));
-    }
+    let (a, b) = readme_block(&text).map_err(|e| fail(&e))?;
     let dir = out.display().to_string();
     let table = report::headline(results)
         .replace("## Headline\n\n", "")
@@ -328,6 +330,18 @@ fn update_readme(
     }
     let new = format!("{}{block}{}", &text[..a], &text[b..]);
     fs::write(readme, new).map_err(|e| fail(&e))
+}
+
+/// Where the marked block of a README's `text` starts and ends (the byte offsets of its start
+/// and end markers), or what is wrong with it.
+fn readme_block(text: &str) -> Result<(usize, usize), String> {
+    let (Some(a), Some(b)) = (text.find(README_START), text.find(README_END)) else {
+        return Err(format!("no `{README_START}` … `{README_END}` block"));
+    };
+    if b < a {
+        return Err("the end marker comes before the start marker".into());
+    }
+    Ok((a, b))
 }
 
 /// How many progress steps table `id` will take.
