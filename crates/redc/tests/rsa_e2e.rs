@@ -148,6 +148,39 @@ fn pss_sign_verify_every_hash() {
     }
 }
 
+/// Salt lengths near `usize::MAX` are errors, not a wrapped length check (a panic on a slice)
+/// or an allocation of the salt (an abort), whether signing or verifying.
+#[test]
+fn pss_salt_lengths_near_usize_max_are_errors() {
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let key = &keys()[0];
+    let hashed = Sha256::digest(b"huge salt");
+    let sig = key
+        .sign_with_rng(&mut rng, Pss::new_with_salt::<Sha256>(32), &hashed)
+        .unwrap();
+    for s_len in [
+        usize::MAX,
+        usize::MAX - 1,
+        usize::MAX - 34,
+        usize::MAX - 36,
+        usize::MAX / 2,
+    ] {
+        let pss = || Pss::from_hash_with_salt(HashAlg::Sha256, s_len);
+        assert_eq!(
+            key.public_key().verify(pss(), &hashed, &sig),
+            Err(Error::Verification),
+            "verify, salt {s_len}"
+        );
+        assert!(
+            matches!(
+                key.sign_with_rng(&mut rng, pss(), &hashed),
+                Err(Error::UnsupportedParameter(_))
+            ),
+            "sign, salt {s_len}"
+        );
+    }
+}
+
 #[test]
 fn oaep_encrypt_decrypt_every_hash() {
     let mut rng = ChaCha20Rng::seed_from_u64(3);

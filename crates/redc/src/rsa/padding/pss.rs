@@ -133,7 +133,7 @@ impl Pss {
         // Step 2: mHash = Hash(M), supplied by the caller.
         self.check_hash_len(hashed)?;
         // Step 3: emLen ≥ hLen + sLen + 2.
-        if em_len < h_len + s_len + 2 {
+        if !fits(em_len, h_len, s_len) {
             return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
                 salt_len: s_len,
                 hash_len: h_len,
@@ -181,8 +181,9 @@ impl Pss {
         if extra.iter().any(|&b| b != 0) {
             return Err(Error::Verification);
         }
-        // Step 3: emLen ≥ hLen + sLen + 2 (sLen ≥ 0 when it is not fixed).
-        if em_len < h_len + self.salt_len.unwrap_or(0) + 2 {
+        // Step 3: emLen ≥ hLen + sLen + 2 (sLen ≥ 0 when it is not fixed); a salt length
+        // near usize::MAX must not wrap the sum.
+        if !fits(em_len, h_len, self.salt_len.unwrap_or(0)) {
             return Err(Error::Verification);
         }
         // Step 4: the rightmost octet is 0xbc.
@@ -277,7 +278,18 @@ impl Pss {
         key: &RsaPrivateKey,
         hashed: &[u8],
     ) -> Result<Vec<u8>> {
-        let mut salt = alloc::vec![0u8; self.signing_salt_len()];
+        // The salt must fit before it is drawn: a length near usize::MAX would otherwise
+        // be an allocation failure, not an error.
+        let s_len = self.signing_salt_len();
+        let em_len = key.public_key().bits().saturating_sub(1).div_ceil(8);
+        if !fits(em_len, self.hash.size(), s_len) {
+            return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+                salt_len: s_len,
+                hash_len: self.hash.size(),
+                em_len,
+            }));
+        }
+        let mut salt = alloc::vec![0u8; s_len];
         rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
         self.encode_with_salt(hashed, &salt, key.public_key().bits())
     }
@@ -337,6 +349,15 @@ impl SignatureScheme for Pss {
     fn verify(self, key: &RsaPublicKey, hashed: &[u8], sig: &[u8]) -> Result<()> {
         self.verify_ref(key, hashed, sig)
     }
+}
+
+/// RFC 8017 §9.1.1 step 3 / §9.1.2 step 3: `emLen ≥ hLen + sLen + 2`, false (not a wrapped
+/// sum) when `sLen` is near `usize::MAX`.
+fn fits(em_len: usize, h_len: usize, s_len: usize) -> bool {
+    h_len
+        .checked_add(s_len)
+        .and_then(|x| x.checked_add(2))
+        .is_some_and(|need| em_len >= need)
 }
 
 #[cfg(test)]
