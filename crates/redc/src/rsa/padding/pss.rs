@@ -259,7 +259,8 @@ impl Pss {
     }
 
     /// §8.1.1 step 1 with the length check: EM for `hashed` with a fresh salt from `rng`
-    /// (the signing service's encoder).
+    /// (the signing service's encoder; the service needs `std`).
+    #[cfg(feature = "std")]
     pub(crate) fn encode_checked(
         &self,
         rng: &mut dyn CryptoRngCore,
