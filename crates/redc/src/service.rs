@@ -19,6 +19,17 @@
 //! one whose result fails the fault check, gets its own error while the rest of its batch is
 //! released. Dropping the service finishes every queued request before its workers exit.
 //!
+//! Robustness:
+//! - A panic inside a computation never wedges the service: the worker answers every request
+//!   of that batch with [`Error::ServiceStopped`] and goes on serving; a caller signing inline
+//!   gets the panic itself, and its worker slot is released all the same.
+//! - A request of [`BatchSigner::sign_async`] whose future was dropped before a worker took it
+//!   is discarded unsigned ([`ServiceStats::cancelled`]).
+//! - A [`KeyId`] names a key of the service that issued it: another service refuses it with
+//!   [`Error::UnknownKey`].
+//! - [`BatchSigner::new`] does not panic when the operating system refuses threads: it runs
+//!   with the workers that started, or with none, signing every request on its caller's thread.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use redc::rsa::{sha2::{Digest, Sha256}, HashAlg, OsRng, RsaPrivateKey};
@@ -48,8 +59,11 @@
 //! ```
 
 use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::vec;
 use alloc::vec::Vec;
-use std::boxed::Box;
+use core::sync::atomic::{AtomicU64, Ordering};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -62,7 +76,8 @@ use crate::rsa::{Error, HashAlg, Pkcs1v15Sign, Pss, Result, RsaPrivateKey};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServiceConfig {
     /// Worker threads, and the most computations at once (default: one per core, from
-    /// [`std::thread::available_parallelism`]).
+    /// [`std::thread::available_parallelism`]). [`BatchSigner::config`] gives the number
+    /// that actually started.
     pub workers: usize,
     /// The most requests of one key signed together (default 8: two calls of the IFMA lanes for
     /// two-prime keys).
@@ -107,14 +122,57 @@ pub struct ServiceStats {
     pub batches: u64,
     /// The largest batch so far.
     pub largest_batch: u64,
+    /// Requests discarded unsigned because their future ([`BatchSigner::sign_async`]) was
+    /// dropped before a worker took them (not counted in `requests`).
+    pub cancelled: u64,
 }
 
-/// A key held by a [`BatchSigner`] ([`BatchSigner::add_key`]).
+/// A key held by a [`BatchSigner`] ([`BatchSigner::add_key`]): valid only with the service
+/// that issued it (another service answers [`Error::UnknownKey`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KeyId(usize);
+pub struct KeyId {
+    /// The issuing service's identity ([`Shared::id`]).
+    service: u64,
+    /// The key's position in that service's keys.
+    index: usize,
+}
 
-/// The answer channel of one request: called exactly once with its result.
-type Reply = Box<dyn FnOnce(Result<Vec<u8>>) + Send>;
+/// The identity of the next service: every [`BatchSigner`] takes its own, so that a [`KeyId`]
+/// of one is never mistaken for a key of another.
+static NEXT_SERVICE: AtomicU64 = AtomicU64::new(1);
+
+/// The answer channel of one request: answered at most once with its result.
+enum Reply {
+    /// A blocking caller ([`BatchSigner::sign`]), waiting until answered: never cancelled.
+    Blocking(std::sync::mpsc::SyncSender<Result<Vec<u8>>>),
+    /// A [`SignFuture`], cancelled when the future is dropped.
+    #[cfg(feature = "async")]
+    Async(futures_channel::oneshot::Sender<Result<Vec<u8>>>),
+}
+
+impl Reply {
+    /// Answers the request (a caller that is gone no longer listens).
+    fn send(self, result: Result<Vec<u8>>) {
+        match self {
+            Reply::Blocking(tx) => {
+                let _ = tx.send(result);
+            }
+            #[cfg(feature = "async")]
+            Reply::Async(tx) => {
+                let _ = tx.send(result);
+            }
+        }
+    }
+
+    /// Whether nobody awaits the answer any more (the future was dropped).
+    fn is_cancelled(&self) -> bool {
+        match self {
+            Reply::Blocking(_) => false,
+            #[cfg(feature = "async")]
+            Reply::Async(tx) => tx.is_canceled(),
+        }
+    }
+}
 
 /// A queued request.
 struct Request {
@@ -133,31 +191,60 @@ struct State {
     queues: Vec<VecDeque<Request>>,
     /// Queued requests in all queues.
     queued: usize,
-    /// Computations running (workers' batches and callers signing inline).
+    /// Computations running (workers' batches and callers signing inline); each is held by a
+    /// [`Slot`], which gives it back even when the computation panics.
     busy: usize,
+    /// The most computations at once: the worker threads that started.
+    slots: usize,
     closing: bool,
+    /// Test hook: workers take no batch while set (unless the service is closing).
+    #[cfg(feature = "test-hooks")]
+    paused: bool,
 }
 
 struct Shared {
+    /// This service's identity, stamped on its [`KeyId`]s.
+    id: u64,
+    /// The configuration asked for (workers and batches at least one).
     config: ServiceConfig,
     stats: Mutex<ServiceStats>,
-    keys: RwLock<Vec<Arc<RsaPrivateKey>>>,
+    /// The keys by index; `None` once removed ([`BatchSigner::remove_key`]: indices are never
+    /// reused, so a removed key's id stays unknown).
+    keys: RwLock<Vec<Option<Arc<RsaPrivateKey>>>>,
     state: Mutex<State>,
     /// Signalled when a request is queued, a computation ends, or the service closes.
     changed: Condvar,
+    /// Test hook: every computation panics while set.
+    #[cfg(feature = "test-hooks")]
+    panic_for_tests: core::sync::atomic::AtomicBool,
+}
+
+/// One computation's hold on a worker slot (`State::busy`): released when dropped, also when
+/// the computation panics, so that a panic never leaks a slot.
+struct Slot<'a>(&'a Shared);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.lock().busy -= 1;
+        self.0.changed.notify_all();
+    }
 }
 
 /// A signing service for concurrent callers (see the module documentation): `Send + Sync`,
 /// shared by reference or in an [`Arc`].
 pub struct BatchSigner {
     shared: Arc<Shared>,
+    /// The configuration in use: `workers` is the number of threads that started.
+    config: ServiceConfig,
+    /// The worker threads; none when the operating system refused every one (then every
+    /// request is signed on its caller's thread).
     workers: Vec<JoinHandle<()>>,
 }
 
 impl core::fmt::Debug for BatchSigner {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("BatchSigner")
-            .field("config", &self.shared.config)
+            .field("config", &self.config)
             .finish_non_exhaustive()
     }
 }
@@ -165,31 +252,86 @@ impl core::fmt::Debug for BatchSigner {
 impl BatchSigner {
     /// A service with `config`'s workers started (at least one worker, batches of at least
     /// one).
+    ///
+    /// It does not panic when the operating system refuses to start a thread: it runs with the
+    /// workers that started before the first refusal ([`BatchSigner::config`] then reports
+    /// that many, and at most that many computations run at once). If not even one started,
+    /// the service has no thread of its own and signs every request on its caller's thread,
+    /// as a plain [`RsaPrivateKey::sign`] would, without batching or a limit on concurrent
+    /// callers ([`BatchSigner::sign_async`] then signs before it returns its future);
+    /// [`BatchSigner::config`] reports 0 workers and `inline` on.
     pub fn new(config: ServiceConfig) -> Self {
+        Self::start(config, usize::MAX)
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): [`BatchSigner::new`] as if the
+    /// operating system refused every worker thread after the first `threads`.
+    #[cfg(feature = "test-hooks")]
+    pub fn with_thread_limit_for_tests(config: ServiceConfig, threads: usize) -> Self {
+        Self::start(config, threads)
+    }
+
+    /// [`BatchSigner::new`], with the spawning of worker `threads` and up failing.
+    fn start(config: ServiceConfig, threads: usize) -> Self {
         let config = ServiceConfig {
             workers: config.workers.max(1),
             max_batch: config.max_batch.max(1),
             ..config
         };
         let shared = Arc::new(Shared {
+            id: NEXT_SERVICE.fetch_add(1, Ordering::Relaxed),
             config,
             stats: Mutex::new(ServiceStats::default()),
             keys: RwLock::new(Vec::new()),
+            // No computation runs before the workers are counted below.
             state: Mutex::new(State::default()),
             changed: Condvar::new(),
+            #[cfg(feature = "test-hooks")]
+            panic_for_tests: core::sync::atomic::AtomicBool::new(false),
         });
-        let workers = (0..config.workers)
-            .map(|_| {
-                let shared = Arc::clone(&shared);
-                std::thread::spawn(move || shared.work())
-            })
-            .collect();
-        BatchSigner { shared, workers }
+        let mut workers = Vec::with_capacity(config.workers);
+        for i in 0..config.workers {
+            let worker = Arc::clone(&shared);
+            let spawned = if i < threads {
+                std::thread::Builder::new()
+                    .name(format!("redc-signer-{i}"))
+                    .spawn(move || worker.work())
+            } else {
+                drop(worker);
+                Err(std::io::Error::other("test hook: thread refused"))
+            };
+            match spawned {
+                Ok(handle) => workers.push(handle),
+                // The operating system refuses threads: serve with those that started.
+                Err(_) => break,
+            }
+        }
+        shared.lock().slots = workers.len();
+        shared.changed.notify_all();
+        let config = if workers.is_empty() {
+            ServiceConfig {
+                workers: 0,
+                inline: true,
+                ..config
+            }
+        } else {
+            ServiceConfig {
+                workers: workers.len(),
+                ..config
+            }
+        };
+        BatchSigner {
+            shared,
+            config,
+            workers,
+        }
     }
 
-    /// The configuration in use.
+    /// The configuration in use: as given, except that `workers` is the number of worker
+    /// threads that started (see [`BatchSigner::new`]; at least one unless the operating
+    /// system refused every thread) and `max_batch` at least one.
     pub fn config(&self) -> ServiceConfig {
-        self.shared.config
+        self.config
     }
 
     /// What the service has done so far (how many requests, how they were batched).
@@ -200,14 +342,47 @@ impl BatchSigner {
     /// Adds `key` to the keys this service signs with; requests name it by the returned id.
     pub fn add_key(&self, key: RsaPrivateKey) -> KeyId {
         let mut keys = self.shared.keys.write().unwrap_or_else(|e| e.into_inner());
-        keys.push(Arc::new(key));
-        let id = keys.len() - 1;
+        keys.push(Some(Arc::new(key)));
+        let index = keys.len() - 1;
         drop(keys);
         let mut state = self.shared.lock();
-        while state.queues.len() <= id {
+        while state.queues.len() <= index {
             state.queues.push(VecDeque::new());
         }
-        KeyId(id)
+        KeyId {
+            service: self.shared.id,
+            index,
+        }
+    }
+
+    /// Removes key `key` from the service, so that its memory is released (and zeroized) once
+    /// no computation uses it any more: a server that reloads its keys removes the old ones.
+    /// Requests for it still queued are answered with [`Error::UnknownKey`], as are later
+    /// ones; a batch already being signed finishes. Returns whether this service held the
+    /// key (false for an id of another service or one removed before).
+    pub fn remove_key(&self, key: KeyId) -> bool {
+        if key.service != self.shared.id {
+            return false;
+        }
+        let mut keys = self.shared.keys.write().unwrap_or_else(|e| e.into_inner());
+        let Some(removed) = keys.get_mut(key.index).and_then(Option::take) else {
+            return false;
+        };
+        drop(keys);
+        drop(removed);
+        let mut state = self.shared.lock();
+        let pending: Vec<Request> = state
+            .queues
+            .get_mut(key.index)
+            .map(|q| q.drain(..).collect())
+            .unwrap_or_default();
+        state.queued -= pending.len();
+        drop(state);
+        self.shared.changed.notify_all();
+        for request in pending {
+            request.reply.send(Err(Error::UnknownKey));
+        }
+        true
     }
 
     /// Signs `digest` (the hash of the message, of `scheme`'s hash) with key `key`, blocking
@@ -216,7 +391,9 @@ impl BatchSigner {
     /// [`Pkcs1v15Sign`] or [`Pss`] (salt as long as the hash) give for this digest, blinded
     /// and fault-checked. Errors are this request's own: a digest of the wrong length
     /// ([`Error::InputOutOfRange`]), a fault ([`Error::FaultDetected`]), a failing generator
-    /// ([`Error::Rng`]), or [`Error::ServiceStopped`] for a key this service does not hold.
+    /// ([`Error::Rng`]), [`Error::UnknownKey`] for a key this service does not hold (an id of
+    /// another service included), or [`Error::ServiceStopped`] if the computation panicked.
+    /// If it panics on this thread (when signing inline), the panic reaches the caller.
     pub fn sign(&self, key: KeyId, scheme: Scheme, digest: &[u8]) -> Result<Vec<u8>> {
         self.sign_inner(key, scheme, digest, false)
     }
@@ -234,6 +411,29 @@ impl BatchSigner {
         self.sign_inner(key, scheme, digest, true)
     }
 
+    /// Test hook (feature `test-hooks`; not for production): while `on`, every computation of
+    /// this service (a worker's batch or a caller's inline signature) panics, as a bug inside
+    /// the signing would.
+    #[cfg(feature = "test-hooks")]
+    pub fn set_panic_for_tests(&self, on: bool) {
+        self.shared.panic_for_tests.store(on, Ordering::SeqCst);
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): while `paused`, the workers take
+    /// no batch, so that requests pile up in the queues (callers signing inline are not held:
+    /// use `inline: false`). Dropping the service resumes them.
+    #[cfg(feature = "test-hooks")]
+    pub fn pause_workers_for_tests(&self, paused: bool) {
+        self.shared.lock().paused = paused;
+        self.shared.changed.notify_all();
+    }
+
+    /// Test hook (feature `test-hooks`; not for production): the requests queued now.
+    #[cfg(feature = "test-hooks")]
+    pub fn queued_for_tests(&self) -> usize {
+        self.shared.lock().queued
+    }
+
     fn sign_inner(
         &self,
         key: KeyId,
@@ -243,28 +443,20 @@ impl BatchSigner {
     ) -> Result<Vec<u8>> {
         let shared = &self.shared;
         let k = shared.key(key)?;
+        if self.workers.is_empty() {
+            // No worker thread started (see `new`): every request is signed here.
+            return shared.sign_here(&k, scheme, digest, fault);
+        }
         let mut state = shared.lock();
-        if shared.config.inline
-            && state.queued == 0
-            && state.busy < shared.config.workers
-            && !state.closing
-        {
-            // Idle: sign here, holding a slot.
+        if shared.config.inline && state.queued == 0 && state.busy < state.slots && !state.closing {
+            // Idle: sign here, holding a slot (given back even if the signing panics).
             state.busy += 1;
+            let _slot = Slot(shared);
             drop(state);
-            let result = sign_batch(&k, &[(scheme, digest, fault)]).pop();
-            shared.count(1, true);
-            let mut state = shared.lock();
-            state.busy -= 1;
-            drop(state);
-            shared.changed.notify_all();
-            return result.unwrap_or(Err(Error::ServiceStopped));
+            return shared.sign_here(&k, scheme, digest, fault);
         }
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        let reply: Reply = Box::new(move |r| {
-            let _ = tx.send(r);
-        });
-        shared.enqueue(&mut state, key, scheme, digest, fault, reply)?;
+        shared.enqueue(&mut state, key, scheme, digest, fault, Reply::Blocking(tx))?;
         drop(state);
         shared.changed.notify_all();
         rx.recv().unwrap_or(Err(Error::ServiceStopped))
@@ -273,7 +465,10 @@ impl BatchSigner {
     /// [`BatchSigner::sign`] for async code (feature `async`): queues the request now (never
     /// signing on the calling task) and returns a future that resolves when a worker has
     /// signed it. The future needs no particular runtime (tokio, async-std, a plain executor)
-    /// and does not borrow the service: dropping the service still answers it.
+    /// and does not borrow the service: dropping the service still answers it. Dropping the
+    /// future before a worker takes the request cancels it: it is discarded unsigned
+    /// ([`ServiceStats::cancelled`]). A service without worker threads (see
+    /// [`BatchSigner::new`]) signs here, before returning a future that is ready.
     ///
     /// ```
     /// use redc::rsa::{sha2::{Digest, Sha256}, HashAlg, OsRng, RsaPrivateKey};
@@ -292,15 +487,19 @@ impl BatchSigner {
     #[cfg(feature = "async")]
     pub fn sign_async(&self, key: KeyId, scheme: Scheme, digest: &[u8]) -> SignFuture {
         let shared = &self.shared;
-        if let Err(e) = shared.key(key) {
-            return SignFuture::Failed(e);
-        }
+        let k = match shared.key(key) {
+            Ok(k) => k,
+            Err(e) => return SignFuture::Failed(e),
+        };
         let (tx, rx) = futures_channel::oneshot::channel();
-        let reply: Reply = Box::new(move |r| {
-            let _ = tx.send(r);
-        });
+        if self.workers.is_empty() {
+            // No worker thread started (see `new`): sign here.
+            let _ = tx.send(shared.sign_here(&k, scheme, digest, false));
+            return SignFuture::Queued(rx);
+        }
+        drop(k);
         let mut state = shared.lock();
-        if let Err(e) = shared.enqueue(&mut state, key, scheme, digest, false, reply) {
+        if let Err(e) = shared.enqueue(&mut state, key, scheme, digest, false, Reply::Async(tx)) {
             return SignFuture::Failed(e);
         }
         drop(state);
@@ -349,8 +548,8 @@ impl Drop for BatchSigner {
         for w in self.workers.drain(..) {
             let _ = w.join();
         }
-        // A worker that panicked left its queue behind: fail what is left (dropping a reply
-        // answers its caller with ServiceStopped).
+        // Should a worker have died anyway, fail what is left (dropping a reply answers its
+        // caller with ServiceStopped).
         let mut state = self.shared.lock();
         for q in &mut state.queues {
             q.clear();
@@ -376,9 +575,49 @@ impl Shared {
         }
     }
 
+    /// Counts `n` requests discarded because their future was dropped.
+    fn count_cancelled(&self, n: u64) {
+        let mut st = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+        st.cancelled += n;
+    }
+
+    /// The key `key` names, if it is one of this service's.
     fn key(&self, key: KeyId) -> Result<Arc<RsaPrivateKey>> {
+        if key.service != self.id {
+            return Err(Error::UnknownKey);
+        }
+        self.key_at(key.index)
+    }
+
+    /// This service's key at `index`.
+    fn key_at(&self, index: usize) -> Result<Arc<RsaPrivateKey>> {
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
-        keys.get(key.0).cloned().ok_or(Error::ServiceStopped)
+        keys.get(index).cloned().flatten().ok_or(Error::UnknownKey)
+    }
+
+    /// One computation: [`sign_batch`] (and, under the test hook, a panic instead).
+    fn sign(&self, key: &RsaPrivateKey, items: &[(Scheme, &[u8], bool)]) -> Vec<Result<Vec<u8>>> {
+        #[cfg(feature = "test-hooks")]
+        if self.panic_for_tests.load(Ordering::SeqCst) {
+            panic!("redc::service test hook: a signing computation panics");
+        }
+        sign_batch(key, items)
+    }
+
+    /// Signs one request on the calling thread and counts it as inline.
+    fn sign_here(
+        &self,
+        key: &RsaPrivateKey,
+        scheme: Scheme,
+        digest: &[u8],
+        fault: bool,
+    ) -> Result<Vec<u8>> {
+        let result = self
+            .sign(key, &[(scheme, digest, fault)])
+            .pop()
+            .unwrap_or(Err(Error::ServiceStopped));
+        self.count(1, true);
+        result
     }
 
     /// Queues a request (the caller holds the lock and notifies).
@@ -391,10 +630,13 @@ impl Shared {
         fault: bool,
         reply: Reply,
     ) -> Result<()> {
+        if key.service != self.id {
+            return Err(Error::UnknownKey);
+        }
         if state.closing {
             return Err(Error::ServiceStopped);
         }
-        let queue = state.queues.get_mut(key.0).ok_or(Error::ServiceStopped)?;
+        let queue = state.queues.get_mut(key.index).ok_or(Error::UnknownKey)?;
         queue.push_back(Request {
             scheme,
             digest: digest.to_vec(),
@@ -407,6 +649,7 @@ impl Shared {
     }
 
     /// A worker's loop: take a batch when there is one and a slot is free, sign it, answer.
+    /// A panic inside the signing fails that batch's requests, not the worker.
     fn work(&self) {
         let config = self.config;
         let mut state = self.lock();
@@ -418,7 +661,11 @@ impl Shared {
                 state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
                 continue;
             }
-            if state.busy >= config.workers {
+            #[cfg(feature = "test-hooks")]
+            let paused = state.paused && !state.closing;
+            #[cfg(not(feature = "test-hooks"))]
+            let paused = false;
+            if state.busy >= state.slots || paused {
                 state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
                 continue;
             }
@@ -433,6 +680,15 @@ impl Shared {
                 state.queued = 0;
                 continue;
             };
+            // Requests whose future was dropped are discarded unsigned; then choose again.
+            let before = state.queues[id].len();
+            state.queues[id].retain(|r| !r.reply.is_cancelled());
+            let cancelled = before - state.queues[id].len();
+            if cancelled > 0 {
+                state.queued -= cancelled;
+                self.count_cancelled(cancelled as u64);
+                continue;
+            }
             let waiting = state.queues[id].len();
             let age = oldest.elapsed();
             if waiting < config.max_batch
@@ -452,25 +708,27 @@ impl Shared {
             let batch: Vec<Request> = state.queues[id].drain(..take).collect();
             state.queued -= take;
             state.busy += 1;
+            let slot = Slot(self);
             drop(state);
             self.changed.notify_all();
-            let results = match self.key(KeyId(id)) {
+            let results = match self.key_at(id) {
                 Ok(key) => {
                     let items: Vec<(Scheme, &[u8], bool)> = batch
                         .iter()
                         .map(|r| (r.scheme, &r.digest[..], r.fault))
                         .collect();
-                    sign_batch(&key, &items)
+                    // A panic fails this batch, not the worker: every request is answered.
+                    catch_unwind(AssertUnwindSafe(|| self.sign(&key, &items)))
+                        .unwrap_or_else(|_| vec![Err(Error::ServiceStopped); items.len()])
                 }
-                Err(e) => batch.iter().map(|_| Err(e)).collect(),
+                Err(e) => vec![Err(e); batch.len()],
             };
             self.count(batch.len() as u64, false);
             for (request, result) in batch.into_iter().zip(results) {
-                (request.reply)(result);
+                request.reply.send(result);
             }
+            drop(slot);
             state = self.lock();
-            state.busy -= 1;
-            self.changed.notify_all();
         }
     }
 }

@@ -1,7 +1,10 @@
 //! The signing service under concurrency: hundreds of threads, mixed keys, sizes, schemes and
 //! backends, injected faults and bad digests, every signature verified; the async form under
-//! tokio; and a service dropped with requests still queued.
+//! tokio; a service dropped with requests still queued; a fault inside a full batch; and a lone
+//! request's latency. Every test runs under a watchdog, so that a deadlock fails it instead of
+//! hanging `cargo test`.
 
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -11,6 +14,33 @@ use redc::mont::backend::Backend;
 use redc::rsa::sha2::{Digest, Sha256, Sha384, Sha512};
 use redc::rsa::{Error, HashAlg, InputFault, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey};
 use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig, ServiceStats};
+
+/// Runs `body` on its own thread and returns what it returns; fails if it takes longer than
+/// `limit` (a deadlocked service), and passes its panic on if it panics.
+fn within<T: Send + 'static>(limit: Duration, body: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let _ = tx.send(body());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(value) => {
+            let _ = thread.join();
+            value
+        }
+        Err(RecvTimeoutError::Timeout) => {
+            panic!("watchdog: no answer within {limit:?}, the service hangs")
+        }
+        Err(RecvTimeoutError::Disconnected) => match thread.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the body sends before it returns"),
+        },
+    }
+}
+
+/// The watchdog's bound for the stress tests (about 2 s on one core; a deadlock never ends).
+const STRESS_LIMIT: Duration = Duration::from_secs(300);
+/// The watchdog's bound for the small tests.
+const LIMIT: Duration = Duration::from_secs(30);
 
 fn digest(hash: HashAlg, msg: &[u8]) -> Vec<u8> {
     match hash {
@@ -68,11 +98,13 @@ fn plan(t: usize, j: usize, nkeys: usize) -> (usize, Scheme, bool, bool) {
 /// Every request through the workers: batches must form.
 #[test]
 fn hundreds_of_threads_mixed_keys_faults_and_bad_digests() {
-    let stats = stress(ServiceConfig {
-        workers: 2,
-        max_batch: 8,
-        max_wait: Duration::from_micros(300),
-        inline: false,
+    let stats = within(STRESS_LIMIT, || {
+        stress(ServiceConfig {
+            workers: 2,
+            max_batch: 8,
+            max_wait: Duration::from_micros(300),
+            inline: false,
+        })
     });
     assert_eq!(stats.inline, 0, "{stats:?}");
     // With 256 callers on 2 workers, requests were batched.
@@ -83,7 +115,7 @@ fn hundreds_of_threads_mixed_keys_faults_and_bad_digests() {
 /// The default configuration (callers sign inline when the service is idle).
 #[test]
 fn hundreds_of_threads_default_config() {
-    let stats = stress(ServiceConfig::default());
+    let stats = within(STRESS_LIMIT, || stress(ServiceConfig::default()));
     assert!(stats.largest_batch <= 8, "{stats:?}");
 }
 
@@ -185,6 +217,10 @@ fn stress(config: ServiceConfig) -> ServiceStats {
 
 #[test]
 fn one_caller_alone_gets_the_single_signature() {
+    within(LIMIT, one_caller_alone);
+}
+
+fn one_caller_alone() {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
     let public = key.to_public_key();
@@ -198,11 +234,21 @@ fn one_caller_alone_gets_the_single_signature() {
     verify(&public, scheme, &d, &sig).unwrap();
     // A key the service does not hold.
     let other = BatchSigner::new(ServiceConfig::default());
-    assert_eq!(other.sign(id, scheme, &d), Err(Error::ServiceStopped));
+    assert_eq!(other.sign(id, scheme, &d), Err(Error::UnknownKey));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn async_callers_under_tokio() {
+#[test]
+fn async_callers_under_tokio() {
+    within(LIMIT, || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .build()
+            .unwrap()
+            .block_on(async_callers())
+    });
+}
+
+async fn async_callers() {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
     let public = key.to_public_key();
@@ -226,6 +272,10 @@ async fn async_callers_under_tokio() {
 
 #[test]
 fn dropping_the_service_answers_every_queued_request() {
+    within(LIMIT, dropping_the_service);
+}
+
+fn dropping_the_service() {
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     let key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
     let public = key.to_public_key();
@@ -263,4 +313,118 @@ fn futures_executor_block_on_all<F: std::future::Future>(futures: Vec<F>) -> Vec
         }
         out
     })
+}
+
+/// A faulted request signed in one batch with seven good ones: only it fails, the others are
+/// released and verify.
+#[test]
+fn a_fault_fails_only_its_own_request_of_a_full_batch() {
+    within(LIMIT, fault_in_a_full_batch);
+}
+
+fn fault_in_a_full_batch() {
+    const N: usize = 8;
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
+    let public = key.to_public_key();
+    let service = Arc::new(BatchSigner::new(ServiceConfig {
+        workers: 1,
+        max_batch: N,
+        max_wait: Duration::from_millis(20),
+        inline: false,
+    }));
+    let id = service.add_key(key);
+    let scheme = Scheme::Pkcs1v15(HashAlg::Sha256);
+    // The worker takes nothing until all eight are queued: they are signed as one batch.
+    service.pause_workers_for_tests(true);
+    let callers: Vec<_> = (0..N)
+        .map(|i| {
+            let service = Arc::clone(&service);
+            std::thread::spawn(move || {
+                let d = Sha256::digest([i as u8]).to_vec();
+                let got = if i == 3 {
+                    service.sign_faulty_for_tests(id, scheme, &d)
+                } else {
+                    service.sign(id, scheme, &d)
+                };
+                (d, got)
+            })
+        })
+        .collect();
+    while service.queued_for_tests() < N {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    service.pause_workers_for_tests(false);
+    for (i, caller) in callers.into_iter().enumerate() {
+        let (d, got) = caller.join().unwrap();
+        if i == 3 {
+            assert_eq!(got, Err(Error::FaultDetected));
+        } else {
+            verify(&public, scheme, &d, &got.unwrap()).unwrap();
+        }
+    }
+    let stats = service.stats();
+    assert_eq!(
+        (
+            stats.requests,
+            stats.batches,
+            stats.largest_batch,
+            stats.inline
+        ),
+        (N as u64, 1, N as u64, 0),
+        "{stats:?}"
+    );
+}
+
+/// A lone request is answered within a generous bound of `max_wait` (20 ms; 2 s allowed, for
+/// the signature and a loaded machine), on an idle service and with another key's work in
+/// flight (when the worker waits up to `max_wait` for company).
+#[test]
+fn a_lone_request_is_answered_within_a_bound_of_max_wait() {
+    within(LIMIT, lone_request);
+}
+
+fn lone_request() {
+    const BOUND: Duration = Duration::from_secs(2);
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
+    let busy_key = RsaPrivateKey::new(&mut rng, 2048).unwrap();
+    let public = key.to_public_key();
+    let service = Arc::new(BatchSigner::new(ServiceConfig {
+        workers: 2,
+        max_batch: 8,
+        max_wait: Duration::from_millis(20),
+        inline: false,
+    }));
+    let id = service.add_key(key);
+    let busy_id = service.add_key(busy_key);
+    let scheme = Scheme::Pss(HashAlg::Sha256);
+    let check = |round: u32| {
+        let d = Sha256::digest(round.to_be_bytes()).to_vec();
+        let began = Instant::now();
+        let sig = service.sign(id, scheme, &d).unwrap();
+        let took = began.elapsed();
+        assert!(took < BOUND, "round {round}: answered after {took:?}");
+        verify(&public, scheme, &d, &sig).unwrap();
+    };
+    for round in 0..5 {
+        check(round);
+    }
+    // Another key's requests keep a computation in flight meanwhile.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let background = {
+        let (service, stop) = (Arc::clone(&service), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                service
+                    .sign(busy_id, scheme, &Sha256::digest(b"busy"))
+                    .unwrap();
+            }
+        })
+    };
+    for round in 5..10 {
+        check(round);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    background.join().unwrap();
 }

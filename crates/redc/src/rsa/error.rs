@@ -70,9 +70,12 @@ pub enum Error {
     KeyGeneration,
     /// A key encoding could not be read or written: the format and what is wrong.
     Encoding(EncodingFault),
-    /// The signing service ([`crate::service::BatchSigner`]) stopped before it answered, or
-    /// was asked for a key it does not hold.
+    /// The signing service ([`crate::service::BatchSigner`]) stopped before it answered: it
+    /// was being dropped, or the computation of the request panicked.
     ServiceStopped,
+    /// The signing service ([`crate::service::BatchSigner`]) holds no key with this id: the
+    /// [`crate::service::KeyId`] was issued by another service.
+    UnknownKey,
 }
 
 /// What is wrong with a public exponent ([`Error::PublicExponent`]).
@@ -377,9 +380,11 @@ impl fmt::Display for Error {
             Error::FaultDetected => f.write_str("fault detected in the private-key operation"),
             Error::UnsupportedParameter(fault) => write!(f, "{fault}"),
             Error::Rng => f.write_str("random number generator failed"),
-            Error::ServiceStopped => {
-                f.write_str("the signing service stopped before answering the request")
-            }
+            Error::ServiceStopped => f.write_str(
+                "the signing service stopped (or its computation panicked) before answering \
+                 the request",
+            ),
+            Error::UnknownKey => f.write_str("no key with this id in this signing service"),
             Error::KeyGeneration => f.write_str("key generation failed"),
             Error::Encoding(fault) => write!(f, "{fault}"),
         }
