@@ -23,8 +23,8 @@
 //! - A panic inside a computation never wedges the service: the worker answers every request
 //!   of that batch with [`Error::ServiceStopped`] and goes on serving; a caller signing inline
 //!   gets the panic itself, and its worker slot is released all the same.
-//! - A request of [`BatchSigner::sign_async`] whose future was dropped before a worker took it
-//!   is discarded unsigned ([`ServiceStats::cancelled`]).
+//! - A request of `BatchSigner::sign_async` (feature `async`) whose future was dropped
+//!   before a worker took it is discarded unsigned ([`ServiceStats::cancelled`]).
 //! - A [`KeyId`] names a key of the service that issued it: another service refuses it with
 //!   [`Error::UnknownKey`].
 //! - [`BatchSigner::new`] does not panic when the operating system refuses threads: it runs
@@ -122,8 +122,8 @@ pub struct ServiceStats {
     pub batches: u64,
     /// The largest batch so far.
     pub largest_batch: u64,
-    /// Requests discarded unsigned because their future ([`BatchSigner::sign_async`]) was
-    /// dropped before a worker took them (not counted in `requests`).
+    /// Requests discarded unsigned because their future (`BatchSigner::sign_async`, feature
+    /// `async`) was dropped before a worker took them (not counted in `requests`).
     pub cancelled: u64,
 }
 
@@ -258,8 +258,8 @@ impl BatchSigner {
     /// that many, and at most that many computations run at once). If not even one started,
     /// the service has no thread of its own and signs every request on its caller's thread,
     /// as a plain [`RsaPrivateKey::sign`] would, without batching or a limit on concurrent
-    /// callers ([`BatchSigner::sign_async`] then signs before it returns its future);
-    /// [`BatchSigner::config`] reports 0 workers and `inline` on.
+    /// callers (`BatchSigner::sign_async`, feature `async`, then signs before it returns its
+    /// future); [`BatchSigner::config`] reports 0 workers and `inline` on.
     pub fn new(config: ServiceConfig) -> Self {
         Self::start(config, usize::MAX)
     }
