@@ -372,6 +372,12 @@ impl fmt::Display for Error {
             Error::InvalidKey(fault) => write!(f, "invalid key: {fault}"),
             Error::Verification => f.write_str("signature verification failed"),
             Error::Decryption => f.write_str("decryption error"),
+            // A key too small for the padding has room for nothing (OAEP with a long hash).
+            Error::MessageTooLong { len, max: 0 } => write!(
+                f,
+                "message of {len} bytes: this key is too small for the padding (no room for a \
+                 message)"
+            ),
             Error::MessageTooLong { len, max } => write!(
                 f,
                 "message of {len} bytes is longer than the {max} this key and padding take"
@@ -500,7 +506,8 @@ impl fmt::Display for ParameterFault {
                 f,
                 "a {salt_len}-byte salt and a {hash_len}-byte hash need {} bytes of PSS \
                  encoding; this key has {em_len}",
-                salt_len + hash_len + 2
+                // Wide, so that a salt length near usize::MAX does not wrap (or panic).
+                *salt_len as u128 + *hash_len as u128 + 2
             ),
             ParameterFault::UnknownHash => f.write_str(
                 "unknown hash (expected sha1, sha224, sha256, sha384, sha512, sha512-224 or \
@@ -604,5 +611,32 @@ pub type Result<T> = core::result::Result<T, Error>;
 impl From<crate::nat::arith::RngFailed> for Error {
     fn from(_: crate::nat::arith::RngFailed) -> Self {
         Error::Rng
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn messages_at_the_edges() {
+        // OAEP with a hash too long for the key: no room at all, not "longer than the 0".
+        assert_eq!(
+            Error::MessageTooLong { len: 0, max: 0 }.to_string(),
+            "message of 0 bytes: this key is too small for the padding (no room for a message)"
+        );
+        assert_eq!(
+            Error::MessageTooLong { len: 21, max: 20 }.to_string(),
+            "message of 21 bytes is longer than the 20 this key and padding take"
+        );
+        // A salt length near usize::MAX: the sum is printed, not wrapped (nor a panic).
+        let e = Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+            salt_len: usize::MAX,
+            hash_len: 32,
+            em_len: 256,
+        });
+        let need = (usize::MAX as u128 + 34).to_string();
+        assert!(e.to_string().contains(&need), "{e}");
     }
 }
