@@ -15,7 +15,10 @@ are. Private operations release the GIL, are blinded, and are checked against th
 before anything is returned.
 """
 
+import re
+
 from . import _redc, hashes, padding, serialization
+from .exceptions import InvalidSignature, UnsupportedAlgorithm
 from .hashes import _resolve
 from .padding import _encryption_args, _signature_args
 
@@ -30,17 +33,12 @@ __all__ = [
     "RSAPrivateNumbers",
     "RSAPublicNumbers",
     "InvalidSignature",
+    "UnsupportedAlgorithm",
     "backend",
     "hashes",
     "padding",
     "serialization",
 ]
-
-try:  # pyca's exception, so that code catching it catches redc's failures too
-    from cryptography.exceptions import InvalidSignature
-except ImportError:  # pragma: no cover - exercised where cryptography is absent
-    InvalidSignature = _redc.InvalidSignature
-
 
 def _bytes(value, what):
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -54,6 +52,21 @@ def _int_bytes(value, what):
     if value < 0:
         raise ValueError(f"{what} must not be negative")
     return value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big")
+
+
+def _check_prehashed(data, algorithm, prehashed):
+    """pyca's ValueError for a digest (``Prehashed``) of the wrong length."""
+    if prehashed and len(data) != algorithm.digest_size:
+        raise ValueError("The provided data must be the same length as the hash algorithm's digest size.")
+
+
+def _pyca_rsa():
+    """pyca's ``asymmetric.rsa`` module, or None without ``cryptography``."""
+    try:
+        from cryptography.hazmat.primitives.asymmetric import rsa
+    except ImportError:  # pragma: no cover - exercised where cryptography is absent
+        return None
+    return rsa
 
 
 def _sig_call(fn, *args, **kwargs):
@@ -79,13 +92,37 @@ class RSAPublicNumbers:
         return RSAPublicKey(_redc.public_from_numbers(_int_bytes(self._n, "n"), _int_bytes(self._e, "e")))
 
     def __eq__(self, other):
-        return isinstance(other, RSAPublicNumbers) and (self.e, self.n) == (other.e, other.n)
+        # redc's numbers or pyca's (pyca's __eq__ gives NotImplemented for redc's, so that
+        # ``pyca_numbers == redc_numbers`` ends here too).
+        if not _is_public_numbers(other):
+            return NotImplemented
+        return (self.e, self.n) == (other.e, other.n)
 
     def __hash__(self):
-        return hash((self.e, self.n))
+        # The hash of pyca's equal numbers, so that both kinds mix in sets and dicts.
+        rsa = _pyca_rsa()
+        if rsa is not None:
+            return hash(rsa.RSAPublicNumbers(self.e, self.n))
+        return hash((self.e, self.n))  # pragma: no cover - exercised where cryptography is absent
 
     def __repr__(self):
         return f"<RSAPublicNumbers(e={self.e}, n={self.n})>"
+
+
+def _is_public_numbers(x):
+    return type(x).__name__ == "RSAPublicNumbers" and hasattr(x, "e") and hasattr(x, "n")
+
+
+def _other_prime(entry):
+    """One ``(r, d_r, t_r)`` of ``other_primes``, as a tuple of ints."""
+    try:
+        r, d_r, t_r = entry
+    except (TypeError, ValueError):
+        raise TypeError("each of other_primes must be an (r, d_r, t_r) tuple of integers") from None
+    for v in (r, d_r, t_r):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError("each of other_primes must be an (r, d_r, t_r) tuple of integers")
+    return (r, d_r, t_r)
 
 
 class RSAPrivateNumbers:
@@ -101,7 +138,7 @@ class RSAPrivateNumbers:
         self._p, self._q, self._d = p, q, d
         self._dmp1, self._dmq1, self._iqmp = dmp1, dmq1, iqmp
         self._public_numbers = public_numbers
-        self._other_primes = tuple(other_primes)
+        self._other_primes = tuple(_other_prime(o) for o in other_primes)
 
     p = property(lambda self: self._p)
     q = property(lambda self: self._q)
@@ -113,7 +150,8 @@ class RSAPrivateNumbers:
     other_primes = property(lambda self: self._other_primes)
 
     def private_key(self, backend=None, *, unsafe_skip_rsa_key_validation=False):
-        """The key of these numbers, fully validated (CRT values included)."""
+        """The key of these numbers, fully validated: the CRT values included (``dmp1``,
+        ``dmq1``, ``iqmp``, and each ``d_r`` and ``t_r`` of ``other_primes``)."""
         pn = self._public_numbers
         primes = [self._p, self._q] + [r for (r, _, _) in self._other_primes]
         key = RSAPrivateKey(
@@ -128,15 +166,46 @@ class RSAPrivateNumbers:
         mine = key.private_numbers()
         if (mine.dmp1, mine.dmq1, mine.iqmp) != (self._dmp1, self._dmq1, self._iqmp):
             raise ValueError("the CRT values (dmp1, dmq1, iqmp) do not match p, q and d")
+        for k, (given, right) in enumerate(zip(self._other_primes, mine.other_primes)):
+            if given[1] != right[1]:
+                raise ValueError(f"d_r of other prime {k} is not d mod (r - 1)")
+            if given[2] != right[2]:
+                raise ValueError(
+                    f"t_r of other prime {k} is not the inverse of the product of the primes before it, modulo r"
+                )
         return key
 
+    def _fields(self):
+        pn = self.public_numbers
+        return (self.p, self.q, self.d, self.dmp1, self.dmq1, self.iqmp, (pn.e, pn.n), self.other_primes)
+
     def __eq__(self, other):
-        return isinstance(other, RSAPrivateNumbers) and (
-            self.p, self.q, self.d, self.dmp1, self.dmq1, self.iqmp, self.public_numbers
-        ) == (other.p, other.q, other.d, other.dmp1, other.dmq1, other.iqmp, other.public_numbers)
+        # redc's numbers or pyca's (which have no other primes).
+        if type(other).__name__ != "RSAPrivateNumbers" or not hasattr(other, "iqmp"):
+            return NotImplemented
+        theirs = other.public_numbers
+        return self._fields() == (
+            other.p,
+            other.q,
+            other.d,
+            other.dmp1,
+            other.dmq1,
+            other.iqmp,
+            (theirs.e, theirs.n),
+            tuple(getattr(other, "other_primes", ())),
+        )
 
     def __hash__(self):
-        return hash((self.p, self.q, self.d))
+        # Two-prime numbers hash as pyca's equal numbers do.
+        rsa = _pyca_rsa()
+        if rsa is not None and not self.other_primes:
+            pn = self.public_numbers
+            return hash(
+                rsa.RSAPrivateNumbers(
+                    self.p, self.q, self.d, self.dmp1, self.dmq1, self.iqmp, rsa.RSAPublicNumbers(pn.e, pn.n)
+                )
+            )
+        return hash(self._fields())
 
 
 class RSAPublicKey:
@@ -160,6 +229,7 @@ class RSAPublicKey:
         data = _bytes(data, "data")
         name, prehashed = _resolve(algorithm)
         kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, False)
+        _check_prehashed(data, algorithm, prehashed)
         _sig_call(self._key.verify, signature, data, kind, name, mgf, salt, prehashed)
 
     def encrypt(self, plaintext, padding):
@@ -230,6 +300,7 @@ class RSAPrivateKey:
         data = _bytes(data, "data")
         name, prehashed = _resolve(algorithm)
         kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        _check_prehashed(data, algorithm, prehashed)
         return self._key.sign(data, kind, name, mgf, salt, prehashed)
 
     def sign_many(self, messages, padding, algorithm):
@@ -238,6 +309,8 @@ class RSAPrivateKey:
         msgs = [_bytes(m, "each message") for m in messages]
         name, prehashed = _resolve(algorithm)
         kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        for m in msgs:
+            _check_prehashed(m, algorithm, prehashed)
         return self._key.sign_many(msgs, kind, name, mgf, salt, prehashed)
 
     def decrypt(self, ciphertext, padding):
@@ -253,7 +326,9 @@ class RSAPrivateKey:
         return self._key.decrypt_many(cts, kind, h, mgf, label)
 
     def private_bytes(self, encoding, format, encryption_algorithm):
-        """The key as PEM or DER, PKCS8 or TraditionalOpenSSL (PKCS#1), unencrypted."""
+        """The key as PEM or DER, PKCS8 or TraditionalOpenSSL (PKCS#1), unencrypted
+        (``encryption_algorithm`` must be ``NoEncryption()``: ``ValueError`` for pyca's
+        encryptions, ``TypeError`` for what is no encryption algorithm, ``None`` included)."""
         enc = serialization._encoding(encoding)
         fmt = serialization._private_format(format)
         serialization._no_encryption(encryption_algorithm)
@@ -285,36 +360,106 @@ class RSAPrivateKey:
         return self
 
 
-def generate_private_key(public_exponent, key_size, primes=2, backend=None):
+def generate_private_key(public_exponent, key_size, backend=None, *, primes=2):
     """A new key of ``key_size`` bits (1024 to 16384) and ``primes`` primes (2 to 5, as the
-    size allows), with the odd ``public_exponent`` (65537 unless you need another)."""
+    size allows; keyword only), with the odd ``public_exponent`` (65537 unless you need
+    another). The positional arguments are pyca's, ``backend`` (ignored) included."""
     if not isinstance(key_size, int) or isinstance(key_size, bool):
         raise TypeError("key_size must be an int")
+    if key_size < 1024:
+        raise ValueError(f"key_size must be at least 1024 bits (got {key_size})")
     if not isinstance(primes, int) or isinstance(primes, bool):
         raise TypeError("primes must be an int")
     e = _int_bytes(public_exponent, "public_exponent")
     return RSAPrivateKey(_redc.generate(e, key_size, primes))
 
 
-def _load(data, loader, pem, password):
+_PEM_BEGIN = re.compile(rb"-----BEGIN ([A-Z0-9 ]+)-----")
+_PRIVATE_LABELS = (b"RSA PRIVATE KEY", b"PRIVATE KEY", b"ENCRYPTED PRIVATE KEY", b"EC PRIVATE KEY", b"DSA PRIVATE KEY")
+_PUBLIC_LABELS = (b"PUBLIC KEY", b"RSA PUBLIC KEY")
+
+
+def _pem_block(data, labels):
+    """The first PEM block of ``data`` with one of ``labels``, from its BEGIN line to its END
+    line, as pyca finds it: whatever bytes lie around it (text, binary, other blocks) are
+    skipped. Without such a block, ``data`` from its first BEGIN line (or all of it), for the
+    core to report what it finds."""
+    first = None
+    for m in _PEM_BEGIN.finditer(data):
+        if first is None:
+            first = m.start()
+        if m.group(1) in labels:
+            end = b"-----END " + m.group(1) + b"-----"
+            stop = data.find(end, m.end())
+            if stop >= 0:
+                return data[m.start() : stop + len(end)] + b"\n"
+    return data if first is None else data[first:]
+
+
+def _encrypted_key_advice(data, pem):
+    """What an encrypted private key is, and how to decrypt it for redc."""
+    if pem and b"Proc-Type: 4,ENCRYPTED" in data:
+        return (
+            "a traditional OpenSSL PEM key encrypted with a password (Proc-Type: 4,ENCRYPTED), which "
+            "redc does not decrypt; decrypt it first (openssl rsa -in key.pem -out plain.pem)"
+        )
+    inform = "" if pem else " -inform DER"
+    return (
+        "an encrypted PKCS#8 key (EncryptedPrivateKeyInfo, ENCRYPTED PRIVATE KEY), which redc does not "
+        f"decrypt; decrypt it first (openssl pkcs8{inform} -in key -out plain.pem)"
+    )
+
+
+_DEK_INFO = re.compile(rb"^DEK-Info:[ \t]*([^\r\n]*)", re.MULTILINE)
+
+
+def _check_dek_info(data):
+    """pyca's ValueErrors for a traditional encrypted PEM key whose DEK-Info header is missing
+    or has no ``algorithm,IV`` (pyca checks these before it asks for the password)."""
+    m = _DEK_INFO.search(data)
+    if m is None:
+        raise ValueError("Encrypted PEM doesn't have a DEK-Info header.")
+    if b"," not in m.group(1):
+        raise ValueError("Encrypted PEM's DEK-Info header is not valid.")
+
+
+def _load(data, pem, password):
+    data = _bytes(data, "data")
     if password is not None:
-        raise TypeError("redc reads unencrypted keys only: password must be None")
-    return loader(_bytes(data, "data"), pem)
+        _bytes(password, "password")
+    if pem:
+        data = _pem_block(data, _PRIVATE_LABELS)
+    try:
+        core = _redc.load_private(data, pem)
+    except _redc.EncryptedKey:
+        if pem and b"Proc-Type: 4,ENCRYPTED" in data:
+            _check_dek_info(data)
+        advice = _encrypted_key_advice(data, pem)
+        if password is None:
+            # pyca's TypeError and message, then redc's detail.
+            raise TypeError(f"Password was not given but private key is encrypted: {advice}") from None
+        raise TypeError(f"redc cannot use the password: the private key is {advice}") from None
+    if password is not None:
+        raise TypeError("Password was given but private key is not encrypted.")
+    return core
 
 
 def load_pem_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=False):
-    """A private key from PEM (PKCS#1 or PKCS#8, detected); ``ValueError`` names the fault."""
-    return RSAPrivateKey(_load(data, _redc.load_private, True, password))
+    """A private key from PEM (PKCS#1 or PKCS#8, detected; bytes around the block are
+    skipped); ``ValueError`` names the fault. Encrypted keys are not decrypted: ``TypeError``
+    says so, as pyca's for a missing password."""
+    return RSAPrivateKey(_load(data, True, password))
 
 
 def load_der_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=False):
     """A private key from DER (PKCS#1 or PKCS#8, detected)."""
-    return RSAPrivateKey(_load(data, _redc.load_private, False, password))
+    return RSAPrivateKey(_load(data, False, password))
 
 
 def load_pem_public_key(data, backend=None):
-    """A public key from PEM (SubjectPublicKeyInfo or PKCS#1, detected)."""
-    return RSAPublicKey(_redc.load_public(_bytes(data, "data"), True))
+    """A public key from PEM (SubjectPublicKeyInfo or PKCS#1, detected; bytes around the
+    block are skipped)."""
+    return RSAPublicKey(_redc.load_public(_pem_block(_bytes(data, "data"), _PUBLIC_LABELS), True))
 
 
 def load_der_public_key(data, backend=None):

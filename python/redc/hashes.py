@@ -4,7 +4,19 @@ Instances of pyca's own classes (``cryptography.hazmat.primitives.hashes.SHA256(
 accepted wherever these are.
 """
 
-__all__ = ["HashAlgorithm", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "Prehashed"]
+from .exceptions import UnsupportedAlgorithm
+
+__all__ = [
+    "HashAlgorithm",
+    "SHA1",
+    "SHA224",
+    "SHA256",
+    "SHA384",
+    "SHA512",
+    "SHA512_224",
+    "SHA512_256",
+    "Prehashed",
+]
 
 
 class HashAlgorithm:
@@ -58,6 +70,20 @@ class SHA512(HashAlgorithm):
     digest_size = 64
 
 
+class SHA512_224(HashAlgorithm):  # noqa: N801 - pyca's name
+    """SHA-512/224."""
+
+    name = "sha512-224"
+    digest_size = 28
+
+
+class SHA512_256(HashAlgorithm):  # noqa: N801 - pyca's name
+    """SHA-512/256."""
+
+    name = "sha512-256"
+    digest_size = 32
+
+
 class Prehashed:
     """Marks data as already hashed with ``algorithm`` (pyca's ``utils.Prehashed``)."""
 
@@ -71,18 +97,23 @@ class Prehashed:
         return self._digest_size
 
 
-_NAMES = {"sha1", "sha224", "sha256", "sha384", "sha512"}
+_NAMES = {"sha1", "sha224", "sha256", "sha384", "sha512", "sha512-224", "sha512-256"}
 
 
 def _hash_name(algorithm):
-    """The hash name of a redc or pyca hash instance; TypeError or ValueError otherwise."""
+    """The hash name of a redc or pyca hash instance; TypeError for what is not a hash
+    instance, and pyca's ``UnsupportedAlgorithm`` for a hash redc does not have (MD5, SHA-3,
+    BLAKE2, SHAKE, SM3: pyca signs with some of them, redc does not)."""
     if isinstance(algorithm, type):
         raise TypeError("expected a hash algorithm instance (e.g. SHA256()), got a class")
     name = getattr(algorithm, "name", None)
     if not isinstance(name, str) or not hasattr(algorithm, "digest_size"):
         raise TypeError(f"expected a hash algorithm instance, got {type(algorithm).__name__}")
     if name not in _NAMES:
-        raise ValueError(f"unsupported hash algorithm {name!r} (redc has SHA-1 and SHA-2)")
+        raise UnsupportedAlgorithm(
+            f"{name} is not supported by redc (it has SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
+            "SHA-512/224 and SHA-512/256)"
+        )
     return name
 
 

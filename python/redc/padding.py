@@ -4,6 +4,7 @@
 Instances of pyca's own padding classes are accepted wherever these are.
 """
 
+from .exceptions import UnsupportedAlgorithm
 from .hashes import _hash_name
 
 __all__ = ["AsymmetricPadding", "PKCS1v15", "PSS", "OAEP", "MGF1", "calculate_max_pss_salt_length"]
@@ -27,6 +28,19 @@ class _DigestLength:
     """A salt as long as the hash."""
 
 
+# The PSS constants by class name: redc's above and pyca's (``PSS.MAX_LENGTH`` of
+# ``cryptography``'s padding module is an instance of its own ``_MaxLength``, and so on).
+_SALT_CONSTANTS = ("_MaxLength", "_Auto", "_DigestLength")
+
+# The longest salt length pyca takes (a C int): longer ones raise OverflowError there, when
+# signing and when verifying, and here too.
+_MAX_SALT_LENGTH = 2**31 - 1
+
+
+def _is_salt_constant(salt_length):
+    return type(salt_length).__name__ in _SALT_CONSTANTS and not isinstance(salt_length, type)
+
+
 class MGF1:
     """The mask generation function MGF1 with ``algorithm``."""
 
@@ -43,7 +57,7 @@ class PKCS1v15(AsymmetricPadding):
 
 class PSS(AsymmetricPadding):
     """RSASSA-PSS (RFC 8017 §8.1) with ``mgf`` and ``salt_length`` (bytes, or one of the
-    constants)."""
+    constants: these or pyca's ``PSS.MAX_LENGTH`` / ``DIGEST_LENGTH`` / ``AUTO``)."""
 
     MAX_LENGTH = _MaxLength()
     AUTO = _Auto()
@@ -53,7 +67,7 @@ class PSS(AsymmetricPadding):
     def __init__(self, mgf, salt_length):
         if not isinstance(mgf, MGF1) and type(mgf).__name__ != "MGF1":
             raise TypeError("mgf must be an MGF1 instance")
-        if not isinstance(salt_length, (int, _MaxLength, _Auto, _DigestLength)) or isinstance(
+        if not (isinstance(salt_length, int) or _is_salt_constant(salt_length)) or isinstance(
             salt_length, bool
         ):
             raise TypeError("salt_length must be an int or a PSS constant")
@@ -116,7 +130,7 @@ def _signature_args(padding, key_size, hash_name, digest_size, signing):
     if kind == "EMSA-PKCS1-v1_5":
         return "pkcs1v15", None, None
     if kind != "EMSA-PSS":
-        raise ValueError(f"{kind} is an encryption padding, not a signature padding")
+        raise UnsupportedAlgorithm(f"{kind} is an encryption padding, not a signature padding")
     mgf = _hash_name(padding._mgf._algorithm)
     salt = padding._salt_length
     cls = type(salt).__name__
@@ -131,6 +145,8 @@ def _signature_args(padding, key_size, hash_name, digest_size, signing):
         salt = None
     elif not isinstance(salt, int):
         raise TypeError("salt_length must be an int or a PSS constant")
+    elif salt > _MAX_SALT_LENGTH:
+        raise OverflowError(f"salt_length {salt} is above the {_MAX_SALT_LENGTH} maximum")
     if signing and salt is not None and salt + digest_size + 2 > em_len:
         raise ValueError(
             f"a {salt}-byte salt and a {digest_size}-byte hash do not fit a {key_size}-bit key"
@@ -144,7 +160,7 @@ def _encryption_args(padding):
     if kind == "EMSA-PKCS1-v1_5":
         return "pkcs1v15", None, None, None
     if kind != "EME-OAEP":
-        raise ValueError(f"{kind} is a signature padding, not an encryption padding")
+        raise UnsupportedAlgorithm(f"{kind} is a signature padding, not an encryption padding")
     return (
         "oaep",
         _hash_name(padding._algorithm),

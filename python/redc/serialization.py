@@ -74,6 +74,22 @@ def _public_format(fmt):
     raise TypeError("format must be a serialization.PublicFormat member")
 
 
+def _is_pyca_encryption(encryption_algorithm):
+    try:
+        from cryptography.hazmat.primitives.serialization import KeySerializationEncryption
+    except ImportError:  # pragma: no cover - exercised where cryptography is absent
+        return False
+    return isinstance(encryption_algorithm, KeySerializationEncryption)
+
+
 def _no_encryption(encryption_algorithm):
-    if type(encryption_algorithm).__name__ != "NoEncryption":
+    """Accepts redc's or pyca's ``NoEncryption()``; ``ValueError`` for pyca's encryptions
+    (``BestAvailableEncryption``, ...), which redc does not write, and ``TypeError``, as pyca,
+    for anything else (``None``, a string, the class itself)."""
+    if isinstance(encryption_algorithm, type):
+        raise TypeError("Encryption algorithm must be a KeySerializationEncryption instance")
+    if type(encryption_algorithm).__name__ == "NoEncryption":
+        return
+    if _is_pyca_encryption(encryption_algorithm):
         raise ValueError("redc writes unencrypted keys only: pass NoEncryption()")
+    raise TypeError("Encryption algorithm must be a KeySerializationEncryption instance")

@@ -10,8 +10,9 @@ use pyo3::types::PyBytes;
 
 use redc::rsa::pkcs8::LineEnding;
 use redc::rsa::{
-    BoxedUint, EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, Error,
-    HashAlg, Oaep, OsRng, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey,
+    BoxedUint, EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey,
+    EncodingFault, Error, HashAlg, Oaep, OsRng, ParameterFault, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss,
+    RsaPrivateKey, RsaPublicKey,
 };
 
 create_exception!(
@@ -21,11 +22,21 @@ create_exception!(
     "A signature did not verify."
 );
 
+create_exception!(
+    _redc,
+    EncryptedKey,
+    PyValueError,
+    "The key is encrypted (encrypted PKCS#8, or traditional PEM with Proc-Type: 4,ENCRYPTED), \
+     which redc does not decrypt; the Python layer turns it into pyca's TypeError."
+);
+
 /// A redc error as the Python exception pyca raises for it: `InvalidSignature` for a failed
-/// verification, `ValueError` (with redc's message, which names the fault) otherwise.
+/// verification, `EncryptedKey` (a `ValueError`) for an encrypted key, `ValueError` (with
+/// redc's message, which names the fault) otherwise.
 fn err(e: Error) -> PyErr {
     match e {
         Error::Verification => InvalidSignature::new_err("the signature did not verify"),
+        Error::Encoding(EncodingFault::Encrypted) => EncryptedKey::new_err(e.to_string()),
         other => PyValueError::new_err(other.to_string()),
     }
 }
@@ -394,8 +405,11 @@ impl PublicKey {
             }
         })
         .map_err(|e| match e {
-            // Every way a signature can be wrong is InvalidSignature, as in pyca.
-            Error::InputOutOfRange(_) | Error::Verification => {
+            // Every way a signature can be wrong is InvalidSignature, as in pyca: a salt
+            // length no signature of this key can have included.
+            Error::InputOutOfRange(_)
+            | Error::Verification
+            | Error::UnsupportedParameter(ParameterFault::SaltTooLong { .. }) => {
                 InvalidSignature::new_err("the signature did not verify")
             }
             other => err(other),
@@ -558,5 +572,6 @@ fn _redc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(public_from_numbers, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add("InvalidSignature", m.py().get_type::<InvalidSignature>())?;
+    m.add("EncryptedKey", m.py().get_type::<EncryptedKey>())?;
     Ok(())
 }

@@ -209,9 +209,9 @@ def test_bad_inputs_raise_python_exceptions(key):
         key.sign(b"m", padding.PKCS1v15(), hashes.SHA256)  # the class, not an instance
     with pytest.raises(TypeError):
         key.sign(b"m", padding.PKCS1v15, hashes.SHA256())
-    with pytest.raises(ValueError):
+    with pytest.raises(redc.UnsupportedAlgorithm):
         key.sign(b"m", padding.OAEP(padding.MGF1(hashes.SHA1()), hashes.SHA1(), None), hashes.SHA256())
-    with pytest.raises(ValueError):
+    with pytest.raises(redc.UnsupportedAlgorithm):
         key.sign(b"m", ph.SHA256() and padding.PKCS1v15(), ph.MD5())
     with pytest.raises(redc.InvalidSignature):
         pub.verify(b"\x01" * 10, b"m", padding.PKCS1v15(), hashes.SHA256())
@@ -241,7 +241,7 @@ def test_bad_inputs_raise_python_exceptions(key):
         redc.load_der_public_key(b"\x30\x03\x02\x01\x05")
     with pytest.raises(TypeError):
         redc.load_pem_private_key("a str")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):  # as pyca: not a key, whatever the password
         redc.load_pem_private_key(b"x", password=b"secret")
     with pytest.raises(ValueError):
         redc.RSAPublicNumbers(65537, 2**4096).public_key()  # an even modulus
@@ -276,3 +276,232 @@ def test_threads_share_a_key(key):
     for t in threads:
         t.join()
     assert not errors and len(out) == 16
+
+
+# The review against pyca: exception types, signatures and numbers as pyca's.
+
+
+def test_unsupported_algorithm_is_pycas_class():
+    from cryptography.exceptions import UnsupportedAlgorithm
+
+    assert redc.UnsupportedAlgorithm is UnsupportedAlgorithm
+    assert redc.InvalidSignature is __import__("cryptography.exceptions").exceptions.InvalidSignature
+
+
+def test_prehashed_digest_of_the_wrong_length_is_a_value_error(key, pyca_key):
+    for k in (key, pyca_key):  # pyca side by side: the same exception
+        short = b"\x01" * 31
+        for pad in (pp.PKCS1v15(), pp.PSS(pp.MGF1(ph.SHA256()), 32)):
+            with pytest.raises(ValueError, match="digest size"):
+                k.sign(short, pad, putils.Prehashed(ph.SHA256()))
+            with pytest.raises(ValueError, match="digest size"):
+                k.public_key().verify(b"\x00" * 256, short, pad, putils.Prehashed(ph.SHA256()))
+    with pytest.raises(ValueError, match="digest size"):
+        key.public_key().verify(b"\x00" * 256, b"x" * 33, padding.PKCS1v15(), hashes.Prehashed(hashes.SHA256()))
+    with pytest.raises(ValueError, match="digest size"):
+        key.sign_many([b"x" * 32, b"x" * 5], padding.PKCS1v15(), hashes.Prehashed(hashes.SHA256()))
+
+
+@pytest.mark.parametrize("who", ["pyca", "redc"])
+def test_wrong_padding_or_hash_is_unsupported_algorithm(key, pyca_key, who):
+    from cryptography.exceptions import UnsupportedAlgorithm
+
+    k = pyca_key if who == "pyca" else key
+    pub = k.public_key()
+    oaep = pp.OAEP(pp.MGF1(ph.SHA256()), ph.SHA256(), None)
+    pss = pp.PSS(pp.MGF1(ph.SHA256()), 32)
+    with pytest.raises(UnsupportedAlgorithm):
+        k.sign(b"m", oaep, ph.SHA256())
+    with pytest.raises(UnsupportedAlgorithm):
+        pub.verify(b"\x00" * 256, b"m", oaep, ph.SHA256())
+    with pytest.raises(UnsupportedAlgorithm):
+        pub.encrypt(b"m", pss)
+    with pytest.raises(UnsupportedAlgorithm):
+        k.decrypt(b"\x00" * 256, pss)
+    for h in (ph.BLAKE2b(64), ph.BLAKE2s(32), ph.SHAKE128(16)):
+        with pytest.raises(UnsupportedAlgorithm):
+            k.sign(b"m", pp.PKCS1v15(), h)
+        with pytest.raises(UnsupportedAlgorithm):
+            pub.verify(b"\x00" * 256, b"m", pp.PKCS1v15(), h)
+    with pytest.raises(UnsupportedAlgorithm):
+        pub.encrypt(b"m", pp.OAEP(pp.MGF1(ph.SHA256()), ph.SHA3_256(), None))
+
+
+def test_hashes_pyca_signs_with_and_redc_lacks_are_unsupported_algorithm(key, pyca_key):
+    # pyca signs with MD5, SHA-3 and SM3; redc's Rust library has none of them: pyca's
+    # exception for an unsupported hash, not a ValueError.
+    for h in (ph.MD5(), ph.SHA3_256(), ph.SHA3_512(), ph.SM3()):
+        pyca_key.sign(b"m", pp.PKCS1v15(), h)
+        with pytest.raises(redc.UnsupportedAlgorithm):
+            key.sign(b"m", pp.PKCS1v15(), h)
+        with pytest.raises(redc.UnsupportedAlgorithm):
+            key.public_key().verify(b"\x00" * 256, b"m", pp.PKCS1v15(), h)
+
+
+@pytest.mark.parametrize("name", ["SHA512_224", "SHA512_256"])
+def test_sha512_t_hashes_cross_with_pyca(key, name):
+    theirs = ps.load_der_private_key(
+        key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption()), None
+    )
+    mine_h, their_h = getattr(hashes, name)(), getattr(ph, name)()
+    assert mine_h.name == their_h.name and mine_h.digest_size == their_h.digest_size
+    assert key.sign(b"m", padding.PKCS1v15(), mine_h) == theirs.sign(b"m", pp.PKCS1v15(), their_h)
+    sig = key.sign(b"m", pp.PSS(pp.MGF1(their_h), pp.PSS.DIGEST_LENGTH), their_h)
+    theirs.public_key().verify(sig, b"m", pp.PSS(pp.MGF1(their_h), pp.PSS.AUTO), their_h)
+
+
+def test_private_bytes_without_an_encryption_algorithm_is_a_type_error(key, pyca_key):
+    for k in (pyca_key, key):
+        for bad in (None, "none", ps.NoEncryption):
+            with pytest.raises(TypeError):
+                k.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, bad)
+    # pyca's encryptions are ValueErrors (redc writes unencrypted keys only).
+    with pytest.raises(ValueError):
+        key.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"pw"))
+    with pytest.raises(ValueError):
+        key.private_bytes(
+            ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.PrivateFormat.PKCS8.encryption_builder().build(b"pw")
+        )
+
+
+@pytest.mark.parametrize("size", [-1, 0, 512, 1023])
+def test_generate_with_a_negative_or_small_size_is_a_value_error(size):
+    with pytest.raises(ValueError):
+        prsa.generate_private_key(65537, size)
+    with pytest.raises(ValueError):
+        redc.generate_private_key(65537, size)
+
+
+def test_generate_takes_pycas_positional_backend():
+    from cryptography.hazmat.backends import default_backend
+
+    k = redc.generate_private_key(65537, 1024, default_backend())
+    assert k.key_size == 1024 and k.primes == 2
+    assert redc.generate_private_key(65537, 1024, None, primes=3).primes == 3
+    with pytest.raises(TypeError):  # primes is keyword-only
+        redc.generate_private_key(65537, 1024, None, 3)
+
+
+@pytest.mark.parametrize("constant", ["MAX_LENGTH", "DIGEST_LENGTH", "AUTO"])
+def test_redc_pss_takes_pycas_salt_constants(key, constant):
+    salt = getattr(pp.PSS, constant)
+    pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=salt)
+    if constant != "AUTO":
+        sig = key.sign(b"m", pss, hashes.SHA256())
+    else:
+        sig = key.sign(b"m", padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.MAX_LENGTH), hashes.SHA256())
+        with pytest.raises(ValueError):
+            key.sign(b"m", pss, hashes.SHA256())
+    key.public_key().verify(sig, b"m", pss if constant != "DIGEST_LENGTH" else padding.PSS(padding.MGF1(hashes.SHA256()), padding.PSS.AUTO), hashes.SHA256())
+    with pytest.raises(TypeError):
+        padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=type(salt))  # the class, not the constant
+
+
+@pytest.mark.parametrize("salt", [223, 1000, 2**31 - 1, 2**31, 2**40, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**100])
+def test_huge_pss_salt_lengths_raise_what_pyca_raises(key, pyca_key, salt):
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return type(e)
+        return None
+
+    mine_sig = key.sign(b"m", padding.PSS(padding.MGF1(hashes.SHA256()), 32), hashes.SHA256())
+    their_sig = pyca_key.sign(b"m", pp.PSS(pp.MGF1(ph.SHA256()), 32), ph.SHA256())
+    theirs_pss = pp.PSS(pp.MGF1(ph.SHA256()), salt)
+    theirs_v = outcome(lambda: pyca_key.public_key().verify(their_sig, b"m", theirs_pss, ph.SHA256()))
+    theirs_s = outcome(lambda: pyca_key.sign(b"m", theirs_pss, ph.SHA256()))
+    assert theirs_v in (redc.InvalidSignature, OverflowError) and theirs_s in (ValueError, OverflowError)
+    for mine_pss in (theirs_pss, padding.PSS(padding.MGF1(hashes.SHA256()), salt)):
+        assert outcome(lambda: key.public_key().verify(mine_sig, b"m", mine_pss, ph.SHA256())) is theirs_v
+        assert outcome(lambda: key.sign(b"m", mine_pss, ph.SHA256())) is theirs_s
+
+
+def test_other_primes_crt_values_are_validated():
+    k = redc.generate_private_key(65537, 2048, primes=3)
+    n = k.private_numbers()
+    assert len(n.other_primes) == 1
+    assert n.private_key().private_numbers() == n
+
+    def with_others(others):
+        return redc.RSAPrivateNumbers(n.p, n.q, n.d, n.dmp1, n.dmq1, n.iqmp, n.public_numbers, others)
+
+    ((r3, d3, t3),) = n.other_primes
+    assert with_others([[r3, d3, t3]]).private_key().primes == 3  # lists do too
+    for bad in ([(r3, d3 + 1, t3)], [(r3, d3 + r3 - 1, t3)], [(r3, d3, t3 + 1)], [(r3, d3, t3 + r3)], [(r3, d3, 0)]):
+        with pytest.raises(ValueError):
+            with_others(bad).private_key()
+    for bad in ([(r3, d3)], [(r3, d3, "t")], [5]):
+        with pytest.raises(TypeError):
+            with_others(bad)
+
+
+def test_encrypted_der_and_password_handling_match_pyca(key):
+    plain_der = key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption())
+    plain_pem = key.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.NoEncryption())
+    theirs = ps.load_der_private_key(plain_der, None)
+    enc_der = theirs.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"pw"))
+    msg = "^Password was not given but private key is encrypted"
+    with pytest.raises(TypeError, match=msg):
+        ps.load_der_private_key(enc_der, None)
+    with pytest.raises(TypeError, match=msg) as e:
+        redc.load_der_private_key(enc_der)
+    assert "openssl pkcs8 -inform DER" in str(e.value)
+    # A password for a key that is not encrypted: pyca's TypeError.
+    given = "^Password was given but private key is not encrypted"
+    for load, data in ((ps.load_pem_private_key, plain_pem), (redc.load_pem_private_key, plain_pem),
+                       (ps.load_der_private_key, plain_der), (redc.load_der_private_key, plain_der)):
+        with pytest.raises(TypeError, match=given):
+            load(data, b"pw")
+
+
+@pytest.mark.parametrize("junk", [b"\xff\xfe\x80 binary \x00\n", b"Bag Attributes\n  friendlyName: \xe9t\xe9\n"])
+def test_pem_with_non_utf8_bytes_around_the_block(key, junk):
+    priv = key.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.TraditionalOpenSSL, ps.NoEncryption())
+    pub = key.public_key().public_bytes(ps.Encoding.PEM, ps.PublicFormat.SubjectPublicKeyInfo)
+    for data in (junk + priv, priv + junk, junk + priv + junk):
+        assert ps.load_pem_private_key(data, None).private_numbers().d == key.private_numbers().d
+        assert redc.load_pem_private_key(data).private_numbers() == key.private_numbers()
+    for data in (junk + pub, pub + junk):
+        assert redc.load_pem_public_key(data) == key.public_key()
+    # A block of another kind first (a certificate, say) is skipped, as pyca skips it.
+    other = b"-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n"
+    assert redc.load_pem_private_key(junk + other + priv).private_numbers() == key.private_numbers()
+    assert redc.load_pem_public_key(other + junk + pub) == key.public_key()
+    with pytest.raises(ValueError):
+        redc.load_pem_private_key(junk + other)
+
+
+def test_numbers_equal_pycas_numbers(key):
+    mine_pub = key.public_key().public_numbers()
+    theirs_pub = prsa.RSAPublicNumbers(mine_pub.e, mine_pub.n)
+    assert mine_pub == theirs_pub and theirs_pub == mine_pub
+    assert not (mine_pub != theirs_pub)
+    assert hash(mine_pub) == hash(theirs_pub)
+    assert len({mine_pub, theirs_pub}) == 1
+    assert mine_pub != prsa.RSAPublicNumbers(mine_pub.e, mine_pub.n + 2)
+    assert mine_pub != (mine_pub.e, mine_pub.n)
+    mine = key.private_numbers()
+    theirs = ps.load_der_private_key(
+        key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption()), None
+    ).private_numbers()
+    assert mine == theirs and theirs == mine and hash(mine) == hash(theirs)
+    assert mine.public_numbers == theirs.public_numbers
+    # pyca's numbers build redc keys, and redc's public numbers are accepted by pyca's.
+    assert redc.RSAPrivateNumbers(
+        theirs.p, theirs.q, theirs.d, theirs.dmp1, theirs.dmq1, theirs.iqmp, theirs.public_numbers
+    ).private_key().private_numbers() == mine
+    three = redc.generate_private_key(65537, 2048, primes=3).private_numbers()
+    assert three != theirs and three == three.private_key().private_numbers()
+    assert hash(three) == hash(three.private_key().private_numbers())
+
+
+@pytest.mark.parametrize("salt", [2**31, 2**63, 2**64 - 34, 2**64 - 1])
+def test_core_verify_maps_salts_near_usize_max_to_invalid_signature(key, salt):
+    # The Python layer stops salts above 2**31 - 1 (pyca's OverflowError); the core below it
+    # still answers InvalidSignature for them, with no panic.
+    sig = key.sign(b"m", padding.PSS(padding.MGF1(hashes.SHA256()), 32), hashes.SHA256())
+    core = key.public_key()._key
+    core.verify(sig, b"m", "pss", "sha256", "sha256", 32, False)
+    with pytest.raises(redc._redc.InvalidSignature):
+        core.verify(sig, b"m", "pss", "sha256", "sha256", salt, False)

@@ -222,22 +222,65 @@ def test_key_corpus_loads(path, loader):
     "path",
     [
         "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-dek-info.pem",
-        "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-iv.pem",
         "asymmetric/Traditional_OpenSSL_Serialization/key1-no-dek-info.pem",
-        "asymmetric/Traditional_OpenSSL_Serialization/key1-short-iv.pem",
         "asymmetric/Traditional_OpenSSL_Serialization/dsa.1024.pem",
         "asymmetric/Traditional_OpenSSL_Serialization/dsa-wrong-version.pem",
-        "asymmetric/Traditional_OpenSSL_Serialization/key1.pem",
-        "asymmetric/Traditional_OpenSSL_Serialization/key2.pem",
-        "asymmetric/PKCS8/enc-rsa-pkcs8.pem",
-        "asymmetric/PKCS8/rsa-aes-192-cbc.pem",
         "asymmetric/PEM_Serialization/rsa-bad-1025-q-is-2.pem",
-        "asymmetric/PEM_Serialization/rsa_private_key.pem",
         "asymmetric/PEM_Serialization/ec_private_key.pem",
-        "asymmetric/PEM_Serialization/dsa_private_key.pem",
     ],
 )
-def test_malformed_encrypted_or_foreign_keys_are_refused(path):
+def test_malformed_or_foreign_keys_are_refused(path):
     with pytest.raises(ValueError) as e:
         redc.load_pem_private_key(_vector_bytes(path))
     assert str(e.value)
+
+
+TRADITIONAL_ENCRYPTED = [
+    "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-iv.pem",
+    "asymmetric/Traditional_OpenSSL_Serialization/key1-short-iv.pem",
+    "asymmetric/Traditional_OpenSSL_Serialization/key1.pem",
+    "asymmetric/Traditional_OpenSSL_Serialization/key2.pem",
+    "asymmetric/PEM_Serialization/rsa_private_key.pem",
+    "asymmetric/PEM_Serialization/dsa_private_key.pem",
+]
+PKCS8_ENCRYPTED = ["asymmetric/PKCS8/enc-rsa-pkcs8.pem", "asymmetric/PKCS8/rsa-aes-192-cbc.pem"]
+
+
+@pytest.mark.parametrize("path", TRADITIONAL_ENCRYPTED + PKCS8_ENCRYPTED)
+def test_encrypted_keys_without_a_password_raise_pycas_type_error(path):
+    # pyca: TypeError("Password was not given but private key is encrypted"); redc's message
+    # then says which kind of encryption it is, and how to decrypt it.
+    data = _vector_bytes(path)
+    from cryptography.hazmat.primitives import serialization as ps
+
+    with pytest.raises(TypeError, match="^Password was not given but private key is encrypted"):
+        ps.load_pem_private_key(data, None)
+    with pytest.raises(TypeError, match="^Password was not given but private key is encrypted") as e:
+        redc.load_pem_private_key(data)
+    if path in TRADITIONAL_ENCRYPTED:
+        assert "Proc-Type: 4,ENCRYPTED" in str(e.value) and "openssl rsa " in str(e.value)
+        assert "ENCRYPTED PRIVATE KEY" not in str(e.value) and "pkcs8" not in str(e.value)
+    else:
+        assert "ENCRYPTED PRIVATE KEY" in str(e.value) and "openssl pkcs8 " in str(e.value)
+    # A password is refused (redc does not decrypt), with the same account of the key.
+    with pytest.raises(TypeError, match="redc cannot use the password") as e2:
+        redc.load_pem_private_key(data, password=b"123456")
+    assert str(e2.value).split("the private key is ")[1] == str(e.value).split("encrypted: ")[1]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-malformed-dek-info.pem",
+        "asymmetric/Traditional_OpenSSL_Serialization/key1-no-dek-info.pem",
+    ],
+)
+def test_encrypted_pem_with_a_bad_dek_info_is_a_value_error_as_in_pyca(path):
+    from cryptography.hazmat.primitives import serialization as ps
+
+    data = _vector_bytes(path)
+    with pytest.raises(ValueError) as theirs:
+        ps.load_pem_private_key(data, None)
+    with pytest.raises(ValueError) as mine:
+        redc.load_pem_private_key(data)
+    assert str(mine.value) == str(theirs.value)
