@@ -355,6 +355,12 @@ impl BatchSigner {
         }
     }
 
+    /// How many keys the service holds now (added and not removed).
+    pub fn keys_held(&self) -> usize {
+        let keys = self.shared.keys.read().unwrap_or_else(|e| e.into_inner());
+        keys.iter().filter(|k| k.is_some()).count()
+    }
+
     /// Removes key `key` from the service, so that its memory is released (and zeroized) once
     /// no computation uses it any more: a server that reloads its keys removes the old ones.
     /// Requests for it still queued are answered with [`Error::UnknownKey`], as are later

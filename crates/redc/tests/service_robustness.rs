@@ -287,9 +287,11 @@ fn a_removed_key_answers_unknown_and_the_others_still_sign() {
             })
             .collect();
         wait_queued(&service, 3);
+        assert_eq!(service.keys_held(), 2);
         assert!(!service.remove_key(foreign), "an id of another service");
         assert!(service.remove_key(gone_id));
         assert!(!service.remove_key(gone_id), "removed twice");
+        assert_eq!((service.keys_held(), other.keys_held()), (1, 1));
         assert_eq!(
             service.queued_for_tests(),
             1,
