@@ -39,17 +39,30 @@
 //! figure is full handshakes per second of the whole process; the server's share of the time
 //! is reported beside it.
 
+use std::io::Write as _;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use redc::rsa::EncodePrivateKey;
+use redc::rsa::{EncodePrivateKey, MAX_BITS};
 use rustls::client::Resumption;
 use rustls::crypto::{aws_lc_rs, ring, CryptoProvider, KeyProvider as _, SupportedKxGroup};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::server::NoServerSessionStorage;
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
 use rustls::{ClientConfig, ClientConnection, ServerConfig, ServerConnection, SignatureScheme};
+
+const USAGE: &str = "usage: handshake_bench [--bits 2048..16384] [--key KEY.pem] \
+     [--primes 2..5] [--rounds 1..1000] [--handshakes 1..1000000] [--kx default|x25519] \
+     [--clients 0..1024 [--seconds S, 0 < S <= 3600]]";
+
+/// `println!` that returns an error from the enclosing function when standard output cannot
+/// be written (a closed pipe, a full disk), where `println!` would panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))?
+    };
+}
 
 /// A signing key as a provider loaded it.
 type Loaded = Result<Arc<dyn SigningKey>, rustls::Error>;
@@ -67,9 +80,18 @@ struct Args {
 
 fn main() {
     if let Err(msg) = run() {
-        eprintln!("handshake_bench: {msg}");
+        // If even standard error cannot be written, there is nowhere left to say so.
+        let _ = writeln!(std::io::stderr().lock(), "handshake_bench: {msg}");
         std::process::exit(1);
     }
+}
+
+/// Writes `line` and a newline to standard output and flushes it (see [`say!`]).
+fn say(line: std::fmt::Arguments<'_>) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 fn run() -> Result<(), String> {
@@ -141,7 +163,7 @@ fn run() -> Result<(), String> {
     for (name, key, identity) in signers {
         match key {
             Ok(key) => rows.push(Row::new(name, key, &identity.cert, base())?),
-            Err(e) => println!("{name}: key refused ({e}), left out"),
+            Err(e) => say!("{name}: key refused ({e}), left out"),
         }
     }
     let mut certs = vec![main.cert.clone()];
@@ -149,7 +171,7 @@ fn run() -> Result<(), String> {
     let client = client_config(&certs, base())?;
     let bits = main.bits;
 
-    println!(
+    say!(
         "CPU: {} | redc backend: {}",
         cpu_model(),
         redc::mont::backend::Backend::active().map_or("?", |b| b.name())
@@ -160,12 +182,13 @@ fn run() -> Result<(), String> {
         let (_, info) = handshake(&client, &row.server, &mut buf)?;
         row.spent.store(0, Ordering::Relaxed);
         let scheme = SignatureScheme::from(row.scheme.load(Ordering::Relaxed));
-        println!("{:<14} {info}, {scheme:?}", row.name);
+        say!("{:<14} {info}, {scheme:?}", row.name);
     }
-    println!(
+    say!(
         "RSA-{bits}, full TLS 1.3 handshakes over memory, {} rounds x {} \
          handshakes per signer, alternating, medians",
-        args.rounds, args.handshakes
+        args.rounds,
+        args.handshakes
     );
 
     for round in 0..=args.rounds {
@@ -183,9 +206,15 @@ fn run() -> Result<(), String> {
         .iter()
         .find(|r| r.name.starts_with("aws-lc-rs"))
         .map(|r| median(r.rounds.iter().map(|m| m.server_rate())));
-    println!(
+    say!(
         "{:<14} {:>12} {:>10} {:>9} {:>11} {:>10} {:>14}",
-        "signer", "server hs/s", "server us", "sign us", "sign share", "pair hs/s", "vs aws-lc-rs"
+        "signer",
+        "server hs/s",
+        "server us",
+        "sign us",
+        "sign share",
+        "pair hs/s",
+        "vs aws-lc-rs"
     );
     for row in &rows {
         let rate = median(row.rounds.iter().map(|m| m.server_rate()));
@@ -194,7 +223,7 @@ fn run() -> Result<(), String> {
         let share = median(row.rounds.iter().map(|m| m.sign_share()));
         let pair = median(row.rounds.iter().map(|m| m.pair_rate()));
         let vs = reference.map_or("-".to_string(), |r| format!("{:.2}x", rate / r));
-        println!(
+        say!(
             "{:<14} {:>12.0} {:>10.1} {:>9.1} {:>10.1}% {:>10.0} {:>14}",
             row.name,
             rate,
@@ -243,16 +272,19 @@ fn concurrent(
         )?);
     }
     let client = client_config(std::slice::from_ref(&identity.cert), base())?;
-    println!(
+    say!(
         "CPU: {} | redc backend: {} | {} cores",
         cpu_model(),
         redc::mont::backend::Backend::active().map_or("?", |b| b.name()),
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    println!(
+    say!(
         "RSA-{}, full TLS 1.3 handshakes over memory, {} concurrent clients, {} rounds x {:.1} s \
          per signer, alternating, medians",
-        identity.bits, args.clients, args.rounds, args.seconds
+        identity.bits,
+        args.clients,
+        args.rounds,
+        args.seconds
     );
     let mut results: Vec<Vec<(f64, f64)>> = vec![Vec::new(); rows.len()];
     for round in 0..=args.rounds {
@@ -270,14 +302,17 @@ fn concurrent(
         }
     }
     let reference = median(results[2].iter().map(|r| r.0));
-    println!(
+    say!(
         "{:<14} {:>10} {:>14} {:>14}",
-        "signer", "hs/s", "server share", "vs aws-lc-rs"
+        "signer",
+        "hs/s",
+        "server share",
+        "vs aws-lc-rs"
     );
     for (row, r) in rows.iter().zip(&results) {
         let rate = median(r.iter().map(|x| x.0));
         let share = median(r.iter().map(|x| x.1));
-        println!(
+        say!(
             "{:<14} {:>10.0} {:>13.1}% {:>13.2}x",
             row.name,
             rate,
@@ -286,9 +321,12 @@ fn concurrent(
         );
     }
     let stats = service.stats();
-    println!(
+    say!(
         "service: {} requests, {} signed inline, {} batches (largest {})",
-        stats.requests, stats.inline, stats.batches, stats.largest_batch
+        stats.requests,
+        stats.inline,
+        stats.batches,
+        stats.largest_batch
     );
     Ok(())
 }
@@ -340,29 +378,50 @@ fn parse_args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        let number = |v: String| v.parse::<usize>().map_err(|e| format!("{v}: {e}"));
+        let mut value = || it.next().ok_or(format!("{flag} needs a value ({USAGE})"));
         match flag.as_str() {
-            "--bits" => args.bits = number(value()?)?,
-            "--clients" => args.clients = number(value()?)?,
-            "--seconds" => {
-                let v = value()?;
-                args.seconds = v.parse::<f64>().map_err(|e| format!("{v}: {e}"))?;
-            }
+            "--bits" => args.bits = integer(&flag, value()?, redc_rustls::MIN_BITS, MAX_BITS)?,
+            "--clients" => args.clients = integer(&flag, value()?, 0, 1024)?,
+            "--seconds" => args.seconds = seconds(value()?)?,
             "--key" => args.key = Some(value()?),
-            "--primes" => args.primes = number(value()?)?.clamp(2, 5),
-            "--rounds" => args.rounds = number(value()?)?.max(1),
-            "--handshakes" => args.handshakes = number(value()?)?.max(1),
+            "--primes" => args.primes = integer(&flag, value()?, 2, 5)?,
+            "--rounds" => args.rounds = integer(&flag, value()?, 1, 1000)?,
+            "--handshakes" => args.handshakes = integer(&flag, value()?, 1, 1_000_000)?,
             "--kx" => {
                 args.kx = value()?;
                 if args.kx != "default" && args.kx != "x25519" {
-                    return Err("--kx is default or x25519".into());
+                    return Err(format!("--kx is default or x25519 ({USAGE})"));
                 }
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            "-h" | "--help" => {
+                say!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?} ({USAGE})")),
         }
     }
     Ok(args)
+}
+
+/// The value of `flag`, an integer in `min..=max`.
+fn integer(flag: &str, v: String, min: usize, max: usize) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{flag} {v:?}: expected an integer from {min} to {max} ({USAGE})"
+        )),
+    }
+}
+
+/// The value of `--seconds`: a finite number of seconds above 0, at most an hour (what
+/// `Duration::from_secs_f64` takes without panicking, and a sensible round).
+fn seconds(v: String) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!(
+            "--seconds {v:?}: expected a number of seconds above 0, at most 3600 ({USAGE})"
+        )),
+    }
 }
 
 /// A key as PKCS#8 DER and a certificate for it, self-signed by redc.

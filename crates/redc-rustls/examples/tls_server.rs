@@ -9,8 +9,8 @@
 //! The key: PKCS#1 or PKCS#8, PEM or DER, 2048 to 16384 bits, 2 to 5 primes. Without `--cert`
 //! and `--key` the server makes an RSA-2048 key and a self-signed certificate for `localhost`
 //! and `127.0.0.1`. The first line on standard output gives the address listened on (useful
-//! with port 0). A bad key or certificate ends the server with one line on standard error and
-//! status 1. Everything but the signatures (key exchange, ciphers) is aws-lc-rs's, through
+//! with port 0). A bad key or certificate, or a standard output that cannot be written, ends
+//! the server with one line on standard error and status 1. Everything but the signatures (key exchange, ciphers) is aws-lc-rs's, through
 //! rustls's `CryptoProvider` with `redc_rustls::KEY_PROVIDER` as its key provider.
 
 use std::io::{self, Read, Write};
@@ -43,9 +43,24 @@ struct Args {
 
 fn main() {
     if let Err(msg) = run() {
-        eprintln!("tls_server: {msg}");
+        warn(format_args!("{msg}"));
         std::process::exit(1);
     }
+}
+
+/// Writes `line` and a newline to standard output and flushes it. A failed write (a closed
+/// pipe, a full disk) is an error to report, where `println!` would panic.
+fn say(line: std::fmt::Arguments<'_>) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
+/// Writes `tls_server: ` and `line` to standard error; if even that fails, there is nowhere
+/// left to say so (`eprintln!` would panic).
+fn warn(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "tls_server: {line}");
 }
 
 fn run() -> Result<(), String> {
@@ -76,14 +91,15 @@ fn run() -> Result<(), String> {
     let listener = TcpListener::bind(&args.addr)
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
-    println!("tls_server: listening on https://{local} ({what}, RSA-{bits}, signed by redc)");
-    io::stdout().flush().map_err(|e| e.to_string())?;
+    say(format_args!(
+        "tls_server: listening on https://{local} ({what}, RSA-{bits}, signed by redc)"
+    ))?;
 
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("tls_server: accept: {e}");
+                warn(format_args!("accept: {e}"));
                 continue;
             }
         };
@@ -92,7 +108,7 @@ fn run() -> Result<(), String> {
             let peer = stream.peer_addr().ok();
             if let Err(e) = serve(stream, config) {
                 if !quiet(&e) {
-                    eprintln!("tls_server: {}: {e}", peer_name(peer));
+                    warn(format_args!("{}: {e}", peer_name(peer)));
                 }
             }
         });
@@ -113,7 +129,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
             "--cert" => args.cert = Some(value("--cert")?),
             "--key" => args.key = Some(value("--key")?),
             "-h" | "--help" => {
-                println!("{USAGE}");
+                say(format_args!("{USAGE}"))?;
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other:?} ({USAGE})")),

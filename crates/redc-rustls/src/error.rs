@@ -22,11 +22,17 @@ use std::sync::Arc;
 #[non_exhaustive]
 pub enum Error {
     /// The bytes are not a PEM or DER private key in a format this crate reads (PKCS#1
-    /// `RSAPrivateKey` or PKCS#8 `PrivateKeyInfo`); the text says what failed.
+    /// `RSAPrivateKey` or PKCS#8 `PrivateKeyInfo`); the text says what failed. An encrypted
+    /// key (encrypted PKCS#8, PEM or DER, or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM) is
+    /// refused this way, the text saying it is encrypted.
     KeyEncoding(String),
-    /// The key is a private key, but not an RSA one (EC, Ed25519, RSASSA-PSS-only, …); the
-    /// text names what it is.
+    /// The key is a private key, but not an RSA one (EC, Ed25519, …); the text names what it
+    /// is.
     NotRsa(String),
+    /// The key is an RSA key restricted to RSASSA-PSS (PKCS#8 algorithm `id-RSASSA-PSS`, as
+    /// `openssl genpkey -algorithm RSA-PSS` makes): not supported, only `rsaEncryption` keys
+    /// are.
+    PssRestricted,
     /// The RSA key's numbers were refused by redc's validation (`n ≠ ∏ primes`, a wrong
     /// private exponent, an unsupported size or prime count, …).
     InvalidKey(redc::rsa::Error),
@@ -46,6 +52,18 @@ pub enum Error {
         path: PathBuf,
         /// What the operating system said.
         error: std::io::Error,
+    },
+    /// A signature was asked for with a scheme that is not one of the RSA schemes
+    /// ([`SCHEMES`](crate::SCHEMES)); the scheme is given.
+    UnsupportedScheme(rustls::SignatureScheme),
+    /// A [`KeyProvider`](crate::KeyProvider) built with a fallback refused the key
+    /// (`refused`, why this crate does not load it), and the fallback provider refused it
+    /// too (`fallback`, its own error).
+    FallbackRefused {
+        /// Why this crate refused the key ([`Error::NotRsa`] or [`Error::PssRestricted`]).
+        refused: Box<Error>,
+        /// The fallback provider's error.
+        fallback: rustls::Error,
     },
     /// The private-key operation failed while signing (for instance its fault check caught a
     /// wrong result, which is then not released).
@@ -76,6 +94,10 @@ impl fmt::Display for Error {
         match self {
             Error::KeyEncoding(why) => write!(f, "RSA key refused: {why}"),
             Error::NotRsa(what) => write!(f, "key refused: {what}, not an RSA key"),
+            Error::PssRestricted => f.write_str(
+                "key refused: RSASSA-PSS-restricted keys (id-RSASSA-PSS) are not supported; \
+                 use an rsaEncryption RSA key",
+            ),
             Error::InvalidKey(e) => write!(f, "RSA key refused: {e}"),
             Error::CrtMismatch => f.write_str(
                 "RSA key refused: its stored CRT values (exponent1, exponent2, coefficient or \
@@ -92,6 +114,14 @@ impl fmt::Display for Error {
                 "certificate refused: its public key is not the private key's public key",
             ),
             Error::Io { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            Error::UnsupportedScheme(scheme) => write!(
+                f,
+                "RSA signing refused: {scheme:?} is not an RSA signature scheme"
+            ),
+            Error::FallbackRefused { refused, fallback } => write!(
+                f,
+                "{refused}; the fallback key provider refused it too: {fallback}"
+            ),
             Error::Sign(e) => write!(f, "RSA signing failed: {e}"),
         }
     }
@@ -102,6 +132,7 @@ impl std::error::Error for Error {
         match self {
             Error::InvalidKey(e) | Error::Sign(e) => Some(e),
             Error::Io { error, .. } => Some(error),
+            Error::FallbackRefused { fallback, .. } => Some(fallback),
             _ => None,
         }
     }

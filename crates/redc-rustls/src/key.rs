@@ -7,9 +7,10 @@
 //! runs the private operation, all in redc: CRT with base blinding (the generator is the
 //! operating system's) and the fault check that releases no wrong signature.
 //!
-//! How a signature is computed is one enum, `Engine`, with one variant today: on the calling
-//! thread. It is where redc's auto-batching signing service plugs in, as a second variant
-//! holding the service (see `Engine`).
+//! How a signature is computed is one enum, `Engine`, with two variants: on the calling thread
+//! (`Engine::Direct`, [`SigningKey::new`] and the loaders), or through redc's auto-batching
+//! signing service (`Engine::Service`, holding the service and the key's id in it,
+//! [`SigningKey::with_service`]).
 
 use std::fmt;
 use std::path::Path;
@@ -93,6 +94,17 @@ enum Engine {
     Service(Arc<BatchSigner>, KeyId),
 }
 
+impl Drop for Engine {
+    /// A key held by the service leaves it with the last clone of its [`SigningKey`] (and of
+    /// every signer made from it), so that a server reloading its certificates does not keep
+    /// every old private key in the service.
+    fn drop(&mut self) {
+        if let Engine::Service(service, id) = self {
+            service.remove_key(*id);
+        }
+    }
+}
+
 /// The padding of one signature.
 #[derive(Clone, Copy)]
 enum Padding {
@@ -169,7 +181,9 @@ impl SigningKey {
     /// service, shared by every key of a server): under concurrent handshakes the service
     /// signs several at once, side by side in the vector registers; a lone handshake signs on
     /// its own thread as [`SigningKey::new`]'s would. Same checks and errors as
-    /// [`SigningKey::new`].
+    /// [`SigningKey::new`]. The key is added to the service here and removed from it
+    /// ([`BatchSigner::remove_key`]) when the last clone of this `SigningKey`, and of every
+    /// signer made from it, is dropped.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -287,7 +301,8 @@ impl SigningKey {
     }
 
     /// Signs `message` (not hashed: this hashes it) with `scheme`, one of [`SCHEMES`]; the
-    /// same bytes rustls's [`Signer`](rustls::sign::Signer) gives for that scheme.
+    /// same bytes rustls's [`Signer`](rustls::sign::Signer) gives for that scheme. Any other
+    /// scheme is refused with [`Error::UnsupportedScheme`].
     ///
     /// ```
     /// use rustls::SignatureScheme;
@@ -295,12 +310,14 @@ impl SigningKey {
     /// let key = redc_rustls::SigningKey::new(rsa).unwrap();
     /// let sig = key.sign(SignatureScheme::RSA_PSS_SHA256, b"transcript").unwrap();
     /// assert_eq!(sig.len(), 256);
-    /// assert!(key.sign(SignatureScheme::ED25519, b"transcript").is_err());
+    /// let err = key.sign(SignatureScheme::ED25519, b"transcript").unwrap_err();
+    /// assert!(matches!(
+    ///     redc_rustls::Error::from_rustls(&err),
+    ///     Some(redc_rustls::Error::UnsupportedScheme(SignatureScheme::ED25519))
+    /// ));
     /// ```
     pub fn sign(&self, scheme: SignatureScheme, message: &[u8]) -> Result<Vec<u8>, rustls::Error> {
-        let padding = padding(scheme).ok_or_else(|| {
-            rustls::Error::General(format!("redc-rustls: {scheme:?} is not an RSA scheme"))
-        })?;
+        let padding = padding(scheme).ok_or(Error::UnsupportedScheme(scheme))?;
         let hash = match padding {
             Padding::Pss(h) | Padding::Pkcs1(h) => h,
         };

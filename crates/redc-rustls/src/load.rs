@@ -8,9 +8,11 @@
 //! does, the stored CRT values were what was wrong. The second opinion costs a key validation
 //! and is only asked for a refused key.
 
-use redc::rsa::pkcs1::{self, der::Decode};
+use redc::rsa::pkcs1;
+use redc::rsa::pkcs1::der::asn1::AnyRef;
+use redc::rsa::pkcs1::der::{Decode, Tag, Tagged};
 use redc::rsa::pkcs8;
-use redc::rsa::{BoxedUint, DecodeRsaPrivateKey, RsaPrivateKey};
+use redc::rsa::{BoxedUint, DecodeRsaPrivateKey, EncodingFault, KeyFormat, RsaPrivateKey};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::PrivateKeyDer;
 use zeroize::Zeroizing;
@@ -36,14 +38,16 @@ pub(crate) fn from_key_der(key: &PrivateKeyDer<'_>) -> Result<RsaPrivateKey, Err
 }
 
 /// Decodes PEM text holding one `RSA PRIVATE KEY` (PKCS#1) or `PRIVATE KEY` (PKCS#8) section.
+///
+/// An encrypted key, `ENCRYPTED PRIVATE KEY` (PKCS#8) or an `RSA PRIVATE KEY` with OpenSSL's
+/// `Proc-Type: 4,ENCRYPTED` header, is refused as encrypted ([`encrypted`]).
 pub(crate) fn from_pem(pem: &[u8]) -> Result<RsaPrivateKey, Error> {
     if contains(pem, b"-----BEGIN ENCRYPTED PRIVATE KEY-----") {
-        return Err(Error::KeyEncoding(
-            "the PEM key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN)".into(),
-        ));
+        return Err(encrypted());
     }
     match PrivateKeyDer::from_pem_slice(pem) {
         Ok(key) => from_key_der(&Zeroizing::new(key)),
+        Err(_) if encrypted_pem(pem) => Err(encrypted()),
         Err(rustls::pki_types::pem::Error::NoItemsFound) => Err(Error::KeyEncoding(
             "no PEM section \"RSA PRIVATE KEY\", \"PRIVATE KEY\" or \"EC PRIVATE KEY\" found"
                 .into(),
@@ -52,17 +56,62 @@ pub(crate) fn from_pem(pem: &[u8]) -> Result<RsaPrivateKey, Error> {
     }
 }
 
-/// Decodes DER, PKCS#8 `PrivateKeyInfo` or PKCS#1 `RSAPrivateKey`, whichever it parses as.
+/// Whether PEM text that rustls's PEM reader refused holds an encrypted key: asks redc's PEM
+/// decoder about each block, which reports both `ENCRYPTED PRIVATE KEY` and OpenSSL's legacy
+/// encrypted PEM (`Proc-Type: 4,ENCRYPTED` headers in an `RSA PRIVATE KEY` block, which the
+/// reader takes for bad base64) as [`EncodingFault::Encrypted`]. Only asked for refused text.
+fn encrypted_pem(pem: &[u8]) -> bool {
+    let text = Zeroizing::new(String::from_utf8_lossy(pem).into_owned());
+    text.match_indices("-----BEGIN ").any(|(i, _)| {
+        matches!(
+            RsaPrivateKey::from_pem(&text[i..]),
+            Err(redc::rsa::Error::Encoding(EncodingFault::Encrypted))
+        )
+    })
+}
+
+/// Decodes DER: a PKCS#8 `PrivateKeyInfo` or a PKCS#1 `RSAPrivateKey`, whichever it parses
+/// as. Other DER is named when it can be: an encrypted PKCS#8 key, an EC key (SEC1), a public
+/// key; a truncated or malformed key by the format its first elements have.
 pub(crate) fn from_der(der: &[u8]) -> Result<RsaPrivateKey, Error> {
     if pkcs8::PrivateKeyInfo::try_from(der).is_ok() {
-        from_pkcs8(der)
-    } else if pkcs1::RsaPrivateKey::from_der(der).is_ok() {
-        from_pkcs1(der)
-    } else {
-        Err(Error::KeyEncoding(
-            "neither PEM nor a DER PKCS#8 PrivateKeyInfo or PKCS#1 RSAPrivateKey".into(),
-        ))
+        return from_pkcs8(der);
     }
+    if pkcs1::RsaPrivateKey::from_der(der).is_ok() {
+        return from_pkcs1(der);
+    }
+    if sec1_shape(der) {
+        return Err(Error::NotRsa("an EC key (SEC1)".into()));
+    }
+    // Neither parses: redc's format detection names encrypted keys and public keys, or the
+    // format the bytes were meant to be in, whose decoder then says what is malformed.
+    match KeyFormat::detect_der(der) {
+        Err(redc::rsa::Error::Encoding(EncodingFault::Encrypted)) => Err(encrypted()),
+        Ok(KeyFormat::Pkcs8Private) => from_pkcs8(der),
+        Ok(KeyFormat::Pkcs1Private) => from_pkcs1(der),
+        Ok(format) if !format.is_private() => Err(Error::KeyEncoding(format!(
+            "a public key ({format}), not a private key"
+        ))),
+        _ => Err(Error::KeyEncoding(
+            "neither PEM nor a DER PKCS#8 PrivateKeyInfo or PKCS#1 RSAPrivateKey".into(),
+        )),
+    }
+}
+
+/// Whether `der` is shaped like a SEC1 `ECPrivateKey` (RFC 5915): `SEQUENCE { INTEGER 1,
+/// OCTET STRING …`. (A PKCS#1 key has an INTEGER after its version, a PKCS#8 one a SEQUENCE.)
+fn sec1_shape(der: &[u8]) -> bool {
+    const VERSION_1_THEN_OCTET_STRING: [u8; 4] = [0x02, 0x01, 0x01, 0x04];
+    AnyRef::from_der(der).is_ok_and(|seq| {
+        seq.tag() == Tag::Sequence && seq.value().starts_with(&VERSION_1_THEN_OCTET_STRING)
+    })
+}
+
+/// The refusal of an encrypted key, whichever its encoding.
+fn encrypted() -> Error {
+    Error::KeyEncoding(
+        "the key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN)".into(),
+    )
 }
 
 /// Decodes PEM if the bytes look like PEM, DER otherwise.
@@ -75,12 +124,19 @@ pub(crate) fn from_pem_or_der(bytes: &[u8]) -> Result<RsaPrivateKey, Error> {
 }
 
 fn from_pkcs8(der: &[u8]) -> Result<RsaPrivateKey, Error> {
-    let info = pkcs8::PrivateKeyInfo::try_from(der)
-        .map_err(|e| Error::KeyEncoding(format!("malformed PKCS#8 PrivateKeyInfo: {e}")))?;
+    let info = match pkcs8::PrivateKeyInfo::try_from(der) {
+        Ok(info) => info,
+        Err(_) if is_encrypted_der(der) => return Err(encrypted()),
+        Err(e) => {
+            return Err(Error::KeyEncoding(format!(
+                "malformed PKCS#8 PrivateKeyInfo: {e}"
+            )))
+        }
+    };
     let oid = info.algorithm.oid.to_string();
     if info.algorithm.oid != pkcs1::ALGORITHM_OID {
         let what = match oid.as_str() {
-            RSASSA_PSS_OID => "an RSASSA-PSS-only key (id-RSASSA-PSS, unsupported)".into(),
+            RSASSA_PSS_OID => return Err(Error::PssRestricted),
             EC_OID => "an EC key".into(),
             ED25519_OID => "an Ed25519 key".into(),
             ED448_OID => "an Ed448 key".into(),
@@ -124,6 +180,14 @@ fn diagnose_pkcs1(der: &[u8]) -> Error {
         Err(e) => Error::InvalidKey(e),
         Ok(_) => Error::CrtMismatch,
     }
+}
+
+/// Whether redc's format detection takes `der` for an encrypted PKCS#8 key.
+fn is_encrypted_der(der: &[u8]) -> bool {
+    matches!(
+        KeyFormat::detect_der(der),
+        Err(redc::rsa::Error::Encoding(EncodingFault::Encrypted))
+    )
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

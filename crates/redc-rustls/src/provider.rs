@@ -11,9 +11,10 @@ use crate::{load, Error, SigningKey};
 /// (PKCS#1 or PKCS#8, 2 to 5 primes) as a [`SigningKey`], so that rustls's signatures are
 /// redc's.
 ///
-/// Other keys (EC, Ed25519) are refused with [`Error::NotRsa`], or handed to a fallback
-/// provider when built with [`KeyProvider::with_fallback`]. [`KEY_PROVIDER`] is the one most
-/// users need.
+/// Other keys are refused, EC and Ed25519 keys with [`Error::NotRsa`], RSA keys restricted to
+/// RSASSA-PSS with [`Error::PssRestricted`]; or, when built with
+/// [`KeyProvider::with_fallback`], handed to a fallback provider. [`KEY_PROVIDER`] is the one
+/// most users need.
 ///
 /// # Example
 ///
@@ -57,7 +58,9 @@ impl KeyProvider {
     }
 
     /// A provider that loads RSA keys itself and hands every other kind of key to `fallback`
-    /// (for a server that also has ECDSA or Ed25519 certificates).
+    /// (for a server that also has ECDSA or Ed25519 certificates). An RSA key this crate
+    /// refuses (a bad key, a small one) is not handed over. When the fallback refuses a key
+    /// too, the error is [`Error::FallbackRefused`], with both reasons.
     ///
     /// ```
     /// use rustls::crypto::{aws_lc_rs, CryptoProvider};
@@ -89,9 +92,15 @@ impl rustls::crypto::KeyProvider for KeyProvider {
         let key_der = Zeroizing::new(key_der);
         match (load::from_key_der(&key_der), self.fallback) {
             (Ok(key), _) => Ok(Arc::new(SigningKey::new(key)?)),
-            (Err(Error::NotRsa(_)), Some(fallback)) => {
-                fallback.load_private_key(key_der.clone_key())
-            }
+            (Err(refused @ (Error::NotRsa(_) | Error::PssRestricted)), Some(fallback)) => fallback
+                .load_private_key(key_der.clone_key())
+                .map_err(|fallback| {
+                    Error::FallbackRefused {
+                        refused: Box::new(refused),
+                        fallback,
+                    }
+                    .into()
+                }),
             (Err(e), _) => Err(e.into()),
         }
     }

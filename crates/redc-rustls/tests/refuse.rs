@@ -4,13 +4,17 @@
 
 mod common;
 
-use common::{identity, run_server_expecting_exit, KeyFormat};
+use std::path::{Path, PathBuf};
+
+use common::{identity, openssl, run_server_expecting_exit, KeyFormat};
 use redc::rsa::pkcs1::der::{Decode, Encode};
 use redc::rsa::pkcs1::{self, UintRef};
 use redc::rsa::{pkcs8, EncodeRsaPrivateKey, RsaPrivateKey};
 use redc_rustls::Error;
 use rustls::crypto::KeyProvider as _;
+use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, PrivateSec1KeyDer};
+use rustls::SignatureScheme;
 
 /// Which component of a PKCS#1 `RSAPrivateKey` to change.
 #[derive(Clone, Copy, Debug)]
@@ -239,11 +243,21 @@ fn malformed_and_non_rsa_keys_are_refused() {
 fn fallback_provider_takes_the_keys_redc_does_not() {
     let base = rustls::crypto::ring::default_provider();
     let keys = redc_rustls::KeyProvider::with_fallback(base.key_provider);
-    // An EC key goes to the fallback (ring), which refuses these bytes with its own error.
+    // An EC key goes to the fallback (ring), which refuses these bytes with its own error;
+    // the error gives both reasons.
     let e = keys
         .load_private_key(PrivateKeyDer::Sec1(PrivateSec1KeyDer::from(vec![0x30, 0])))
         .unwrap_err();
-    assert!(Error::from_rustls(&e).is_none(), "{e}");
+    match inner(&e) {
+        Error::FallbackRefused { refused, fallback } => {
+            assert!(matches!(**refused, Error::NotRsa(_)), "{e}");
+            assert!(Error::from_rustls(fallback).is_none(), "{e}");
+            let msg = inner(&e).to_string();
+            assert!(msg.contains("not an RSA key"), "{msg}");
+            assert!(msg.contains(&fallback.to_string()), "{msg}");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
     // An RSA key stays with redc, refusals included.
     let key = RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap();
     let der = tampered(&key, Part::Prime1);
@@ -332,4 +346,152 @@ fn example_server_exits_with_one_line_on_a_bad_key_or_certificate() {
         "cannot read",
     );
     server_refuses(&["--cert", cert], "--cert and --key go together");
+}
+
+/// Runs `openssl` with `args`, which must succeed.
+fn run_openssl(args: &[&str]) {
+    let out = std::process::Command::new(openssl())
+        .args(args)
+        .output()
+        .expect("the system `openssl` (the CI installs it)");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Loads `path` with `from_file` and with the loader of its bytes (`from_der` for `.der`,
+/// `from_pem` otherwise), expecting the same refusal from both, and returns it.
+fn refused_file(path: &Path) -> String {
+    let by_file = redc_rustls::SigningKey::from_file(path).unwrap_err();
+    let bytes = std::fs::read(path).unwrap();
+    let by_bytes = if path.extension().is_some_and(|x| x == "der") {
+        redc_rustls::SigningKey::from_der(&bytes).unwrap_err()
+    } else {
+        redc_rustls::SigningKey::from_pem(&bytes).unwrap_err()
+    };
+    let msg = inner(&by_file).to_string();
+    assert_eq!(inner(&by_bytes).to_string(), msg, "{}", path.display());
+    msg
+}
+
+#[test]
+fn encrypted_keys_are_refused_as_encrypted_in_every_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = identity(dir.path(), "plain", 2048, 2, KeyFormat::Pkcs8Pem);
+    let plain = path_str(&id.key_path);
+    let file = |name: &str| -> PathBuf { dir.path().join(name) };
+    let (enc8_pem, enc8_der, legacy) = (file("enc8.pem"), file("enc8.der"), file("legacy.pem"));
+    #[rustfmt::skip]
+    run_openssl(&["pkcs8", "-topk8", "-v2", "aes-128-cbc", "-in", plain, "-passout", "pass:x",
+        "-out", path_str(&enc8_pem)]);
+    #[rustfmt::skip]
+    run_openssl(&["pkcs8", "-topk8", "-v2", "aes-128-cbc", "-in", plain, "-passout", "pass:x",
+        "-outform", "DER", "-out", path_str(&enc8_der)]);
+    #[rustfmt::skip]
+    run_openssl(&["rsa", "-in", plain, "-aes128", "-traditional", "-passout", "pass:x",
+        "-out", path_str(&legacy)]);
+    assert!(std::fs::read_to_string(&legacy)
+        .unwrap()
+        .contains("Proc-Type: 4,ENCRYPTED"));
+    // One refusal, the one encrypted PKCS#8 PEM always had, for the three.
+    let expected = refused_file(&enc8_pem);
+    assert!(expected.contains("encrypted"), "{expected}");
+    for path in [&enc8_der, &legacy] {
+        assert_eq!(refused_file(path), expected, "{}", path.display());
+        let e = redc_rustls::SigningKey::from_file(path).unwrap_err();
+        assert!(matches!(inner(&e), Error::KeyEncoding(_)), "{e}");
+    }
+    // The encrypted DER handed over as PKCS#8 (rustls never does, a caller might).
+    let der = std::fs::read(&enc8_der).unwrap();
+    let e = redc_rustls::KEY_PROVIDER
+        .load_private_key(PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(der)))
+        .unwrap_err();
+    assert_eq!(inner(&e).to_string(), expected);
+    // The plain key still loads.
+    redc_rustls::SigningKey::from_file(&id.key_path).unwrap();
+}
+
+#[test]
+fn ec_keys_are_not_rsa_in_every_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (der, pem) = (dir.path().join("ec.der"), dir.path().join("ec.pem"));
+    #[rustfmt::skip]
+    run_openssl(&["ecparam", "-genkey", "-name", "prime256v1", "-outform", "DER", "-noout",
+        "-out", path_str(&der)]);
+    #[rustfmt::skip]
+    run_openssl(&["ec", "-inform", "DER", "-in", path_str(&der), "-out", path_str(&pem)]);
+    for path in [&der, &pem] {
+        let msg = refused_file(path);
+        assert_eq!(msg, "key refused: an EC key (SEC1), not an RSA key");
+        let e = redc_rustls::SigningKey::from_file(path).unwrap_err();
+        assert!(matches!(inner(&e), Error::NotRsa(_)), "{e}");
+    }
+}
+
+#[test]
+fn pss_restricted_keys_are_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let pss = dir.path().join("pss.pem");
+    #[rustfmt::skip]
+    run_openssl(&["genpkey", "-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:2048",
+        "-out", path_str(&pss)]);
+    let msg = refused_file(&pss);
+    assert!(msg.contains("RSASSA-PSS"), "{msg}");
+    assert!(!msg.contains("not an RSA key"), "{msg}");
+    let e = redc_rustls::SigningKey::from_file(&pss).unwrap_err();
+    assert!(matches!(inner(&e), Error::PssRestricted), "{e}");
+    let der = PrivateKeyDer::from_pem_file(&pss).unwrap();
+    let e = redc_rustls::KEY_PROVIDER
+        .load_private_key(der.clone_key())
+        .unwrap_err();
+    assert!(matches!(inner(&e), Error::PssRestricted), "{e}");
+    // A fallback that refuses it too does not hide why this crate did.
+    for base in [
+        rustls::crypto::aws_lc_rs::default_provider(),
+        rustls::crypto::ring::default_provider(),
+    ] {
+        let keys = redc_rustls::KeyProvider::with_fallback(base.key_provider);
+        let e = keys.load_private_key(der.clone_key()).unwrap_err();
+        match inner(&e) {
+            Error::FallbackRefused { refused, fallback } => {
+                assert!(matches!(**refused, Error::PssRestricted), "{e}");
+                let msg = inner(&e).to_string();
+                assert!(msg.starts_with(&refused.to_string()), "{msg}");
+                assert!(msg.contains(&fallback.to_string()), "{msg}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn non_rsa_schemes_are_refused_with_this_crates_error() {
+    use rustls::sign::SigningKey as _;
+    let key =
+        redc_rustls::SigningKey::new(RsaPrivateKey::new(&mut rand_core::OsRng, 2048).unwrap())
+            .unwrap();
+    for scheme in [
+        SignatureScheme::ED25519,
+        SignatureScheme::ECDSA_NISTP256_SHA256,
+        SignatureScheme::RSA_PKCS1_SHA1,
+        SignatureScheme::Unknown(0x1234),
+    ] {
+        let e = key.sign(scheme, b"transcript").unwrap_err();
+        assert!(matches!(e, rustls::Error::Other(_)), "{e:?}");
+        match inner(&e) {
+            Error::UnsupportedScheme(s) => assert_eq!(*s, scheme),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(
+            inner(&e).to_string().contains(&format!("{scheme:?}")),
+            "{e}"
+        );
+        assert!(key.choose_scheme(&[scheme]).is_none());
+    }
 }

@@ -64,72 +64,66 @@ pub fn cert_pem(cert: &CertificateDer<'_>) -> String {
     redc::rsa::pkcs1::der::pem::encode_string("CERTIFICATE", LineEnding::LF, cert.as_ref()).unwrap()
 }
 
-/// The example `tls_server`, built (once per test binary) with the profile of this test
-/// binary: `cargo test` builds examples, `cargo test --test NAME` does not, and a build that
-/// is up to date costs nothing.
+/// The example `tls_server` ([`example_binary`]).
 pub fn server_binary() -> PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        // target/<profile dir>/deps/<test binary>
-        let profile_dir = exe.parent().unwrap().parent().unwrap();
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("tls_server{}", std::env::consts::EXE_SUFFIX));
-        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => "test".to_string(),
-            Some(other) => other.to_string(),
-            None => "test".to_string(),
-        };
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut build = Command::new(cargo);
-        // The variables cargo sets for this test process are not the ones the outer build saw;
-        // build scripts that watch them (ring's watches CARGO_MANIFEST_DIR) would rerun.
-        for (name, _) in std::env::vars_os() {
-            let name = name.to_string_lossy();
-            let set_for_tests = [
-                "CARGO_MANIFEST_",
-                "CARGO_PKG_",
-                "CARGO_CRATE_",
-                "CARGO_BIN_",
+    BIN.get_or_init(|| example_binary("tls_server")).clone()
+}
+
+/// The example `name`, built with the profile of this test binary: `cargo test` builds
+/// examples, `cargo test --test NAME` does not, and a build that is up to date costs nothing.
+pub fn example_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile dir>/deps/<test binary>
+    let profile_dir = exe.parent().unwrap().parent().unwrap();
+    let bin = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "test".to_string(),
+        Some(other) => other.to_string(),
+        None => "test".to_string(),
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    // The variables cargo sets for this test process are not the ones the outer build saw;
+    // build scripts that watch them (ring's watches CARGO_MANIFEST_DIR) would rerun.
+    for (var, _) in std::env::vars_os() {
+        let var = var.to_string_lossy();
+        let set_for_tests = [
+            "CARGO_MANIFEST_",
+            "CARGO_PKG_",
+            "CARGO_CRATE_",
+            "CARGO_BIN_",
+        ]
+        .iter()
+        .any(|p| var.starts_with(p))
+            || [
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
             ]
-            .iter()
-            .any(|p| name.starts_with(p))
-                || [
-                    "CARGO_PRIMARY_PACKAGE",
-                    "CARGO_TARGET_TMPDIR",
-                    "CARGO_RUSTC_CURRENT_DIR",
-                ]
-                .contains(&&*name);
-            if set_for_tests {
-                build.env_remove(&*name);
-            }
+            .contains(&&*var);
+        if set_for_tests {
+            build.env_remove(&*var);
         }
-        let status = build
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "redc-rustls",
-                "--example",
-                "tls_server",
-            ])
-            .args(["--profile", &profile])
-            .status();
-        match status {
-            Ok(s) if s.success() => {}
-            other if bin.exists() => {
-                eprintln!(
-                    "could not rebuild the example ({other:?}); using {}",
-                    bin.display()
-                )
-            }
-            other => panic!("cannot build the tls_server example: {other:?}"),
+    }
+    let status = build
+        .args(["build", "--quiet", "-p", "redc-rustls", "--example", name])
+        .args(["--profile", &profile])
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        other if bin.exists() => {
+            eprintln!(
+                "could not rebuild the example ({other:?}); using {}",
+                bin.display()
+            )
         }
-        assert!(bin.exists(), "no example binary at {}", bin.display());
-        bin
-    })
-    .clone()
+        other => panic!("cannot build the {name} example: {other:?}"),
+    }
+    assert!(bin.exists(), "no example binary at {}", bin.display());
+    bin
 }
 
 /// The example server as a child process, killed when dropped.
