@@ -598,3 +598,46 @@ proptest! {
         prop_assert_eq!(Pkcs1v15Encrypt.unpad(&em).unwrap(), msg);
     }
 }
+
+/// The byte-level encoders take the modulus size from their caller: a size above redc's
+/// largest modulus is an error before anything is allocated (near `usize::MAX` the allocation
+/// would abort the process), and the largest size still works.
+#[test]
+fn encoders_refuse_moduli_above_the_largest() {
+    use redc::rsa::MAX_BITS;
+    let h = HashAlg::Sha256.digest(b"m");
+    let too_big =
+        |e: Result<Vec<u8>, Error>| matches!(e, Err(Error::KeySize { max, .. }) if max == MAX_BITS);
+    for bits in [MAX_BITS + 1, usize::MAX / 2, usize::MAX] {
+        let pss = Pss::from_hash_with_salt(HashAlg::Sha256, 0);
+        assert!(
+            too_big(pss.encode_with_salt(&h, &[], bits)),
+            "PSS, {bits} bits"
+        );
+        let bytes = bits / 8 + 1;
+        let pkcs1 = Pkcs1v15Sign::from_hash(HashAlg::Sha256);
+        assert!(
+            too_big(pkcs1.encode(&h, bytes)),
+            "PKCS#1 v1.5, {bytes} bytes"
+        );
+        let oaep = Oaep::from_hash(HashAlg::Sha256, None);
+        assert!(
+            too_big(oaep.encode_with_seed(b"m", &[0; 32], bytes)),
+            "OAEP, {bytes} bytes"
+        );
+    }
+    let pss = Pss::from_hash_with_salt(HashAlg::Sha256, 32);
+    assert_eq!(
+        pss.encode_with_salt(&h, &[7; 32], MAX_BITS).unwrap().len(),
+        MAX_BITS / 8
+    );
+    let pkcs1 = Pkcs1v15Sign::from_hash(HashAlg::Sha256);
+    assert_eq!(pkcs1.encode(&h, MAX_BITS / 8).unwrap().len(), MAX_BITS / 8);
+    let oaep = Oaep::from_hash(HashAlg::Sha256, None);
+    assert_eq!(
+        oaep.encode_with_seed(b"m", &[0; 32], MAX_BITS / 8)
+            .unwrap()
+            .len(),
+        MAX_BITS / 8
+    );
+}

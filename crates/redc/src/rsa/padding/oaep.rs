@@ -162,8 +162,10 @@ impl Oaep {
     /// `seed` (`hLen` bytes). Deterministic; for known-answer tests and for [`Oaep::pad`].
     ///
     /// Errors: [`Error::MessageTooLong`] when `msg.len() > k − 2·hLen − 2`,
-    /// [`Error::InputOutOfRange`] when the seed is not `hLen` bytes.
+    /// [`Error::InputOutOfRange`] when the seed is not `hLen` bytes, [`Error::KeySize`] when
+    /// `k` bytes are more than [`MAX_BITS`](crate::rsa::MAX_BITS).
     pub fn encode_with_seed(&self, msg: &[u8], seed: &[u8], k: usize) -> Result<Vec<u8>> {
+        super::check_modulus_bits(k.saturating_mul(8))?;
         let h_len = self.hash.size();
         // Step 1b: mLen ≤ k − 2hLen − 2.
         match self.max_message_len(k) {

@@ -104,9 +104,11 @@ impl Pkcs1v15Sign {
     /// `EM = 0x00 ‖ 0x01 ‖ PS ‖ 0x00 ‖ T` with `PS` = `em_len − tLen − 3` bytes `0xFF`.
     ///
     /// Errors: [`Error::InputOutOfRange`] when `hashed` is not the hash's length,
-    /// [`Error::MessageTooLong`] when `em_len < tLen + 11`.
+    /// [`Error::MessageTooLong`] when `em_len < tLen + 11`, [`Error::KeySize`] when `em_len`
+    /// bytes are more than [`MAX_BITS`](crate::rsa::MAX_BITS).
     pub fn encode(&self, hashed: &[u8], em_len: usize) -> Result<Vec<u8>> {
         self.check_hash_len(hashed)?;
+        super::check_modulus_bits(em_len.saturating_mul(8))?;
         // Step 2: T = DigestInfo = prefix ‖ H.
         let t_len = self.prefix.len() + hashed.len();
         // Step 3: emLen ≥ tLen + 11, i.e. at least 8 bytes of PS.

@@ -124,10 +124,12 @@ impl Pss {
     ///
     /// Errors: [`Error::InputOutOfRange`] when `hashed` is not `hLen` bytes,
     /// [`Error::UnsupportedParameter`] when `emLen < hLen + sLen + 2` (modulus too small for
-    /// this hash and salt).
+    /// this hash and salt), [`Error::KeySize`] when `mod_bits` is above
+    /// [`MAX_BITS`](crate::rsa::MAX_BITS).
     pub fn encode_with_salt(&self, hashed: &[u8], salt: &[u8], mod_bits: usize) -> Result<Vec<u8>> {
         let h_len = self.hash.size();
         let s_len = salt.len();
+        super::check_modulus_bits(mod_bits)?;
         let em_bits = mod_bits.saturating_sub(1);
         let em_len = em_bits.div_ceil(8);
         // Step 2: mHash = Hash(M), supplied by the caller.
