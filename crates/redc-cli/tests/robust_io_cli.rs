@@ -66,6 +66,10 @@ fn pem_with_text_around_it_signs() {
         format!("{}\r\n\r\n", pem.replace('\n', "\r\n")),
         format!("Bag Attributes\n    localKeyID: 01 02\nKey Attributes: <No Attributes>\n{pem}"),
         format!("{pem}Private-Key: (1024 bit, 2 primes)\nmodulus:\n    00:c3:1f\n"),
+        // An asn1parse dump above the key starts with a digit: '0' is 0x30, DER's SEQUENCE.
+        format!("    0 631: SEQUENCE {{\n    4   1:   INTEGER 0\n{pem}"),
+        // Control characters around the block.
+        format!("\u{1}\u{7f}junk\n{pem}\u{0}"),
     ];
     for (i, text) in variants.iter().enumerate() {
         let p = dir.path().join(format!("v{i}.pem"));
@@ -79,6 +83,20 @@ fn pem_with_text_around_it_signs() {
         // PKCS#1 v1.5 signatures are deterministic: the same key gives the same bytes.
         assert_eq!(out.stdout, reference.stdout, "variant {i}");
     }
+    // Bytes that are not UTF-8 around the block.
+    let p = dir.path().join("binary.pem");
+    fs::write(
+        &p,
+        [&[0xff, 0xfe, b'\n'][..], pem.as_bytes(), &[0x80, 0x00]].concat(),
+    )
+    .unwrap();
+    let out = run(&["sign", "--key", s(&p)], b"msg");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, reference.stdout, "bytes around the block");
     if !openssl_available() {
         eprintln!("openssl not found: skipping its -text output");
         return;
