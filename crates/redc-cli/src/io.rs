@@ -101,7 +101,7 @@ pub fn load_key(path: &Path) -> Result<Key, CliError> {
 /// chance of about 2^-88 per position); text or bytes around the PEM block (OpenSSL's `-text`
 /// dumps, PKCS#12 export's bag attributes, blank lines) are skipped, as OpenSSL does.
 fn parse_key(bytes: &[u8]) -> Result<Key, String> {
-    if let Some(block) = pem_block(bytes) {
+    if let Some(block) = KeyFormat::pem_block(bytes) {
         let text = std::str::from_utf8(block)
             .map_err(|_| "the PEM block is not ASCII text".to_string())?;
         let label = pem_label(text).unwrap_or_default();
@@ -134,31 +134,6 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
             .map(|k| Key::Public(Box::new(k), format))
             .map_err(read_as)
     }
-}
-
-/// The first PEM block of `bytes`: from its `-----BEGIN <label>-----` to the end of the line
-/// of the matching `-----END <label>-----` (or to the end of `bytes` without one, for the
-/// decoder to report); `None` without a `-----BEGIN `.
-fn pem_block(bytes: &[u8]) -> Option<&[u8]> {
-    const BEGIN: &[u8] = b"-----BEGIN ";
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let block = &bytes[find(bytes, BEGIN)?..];
-    let rest = &block[BEGIN.len()..];
-    let Some(label) = find(rest, b"-----").map(|j| &rest[..j]) else {
-        return Some(block);
-    };
-    let end = [b"-----END ", label, b"-----"].concat();
-    let Some(j) = find(block, &end) else {
-        return Some(block);
-    };
-    let mut stop = j + end.len();
-    for eol in [&b"\r\n"[..], b"\n"] {
-        if block[stop..].starts_with(eol) {
-            stop += eol.len();
-            break;
-        }
-    }
-    Some(&block[..stop])
 }
 
 /// The label of the first `-----BEGIN <label>-----` line.

@@ -39,34 +39,35 @@ fn uint(x: UintRef<'_>) -> BoxedUint {
     BoxedUint::from_be_bytes(x.as_bytes())
 }
 
-/// The first PEM block of `pem`: from its first `-----BEGIN <label>-----` to the end of the
-/// line of the matching `-----END <label>-----`. RFC 7468 §5.2 lets explanatory text precede
-/// the encapsulation boundary, and files carry text after it too (OpenSSL's `rsa -text` and
-/// `pkey -text` write a dump beside the key, editors add blank lines); OpenSSL and pyca read
-/// such files, and so does redc. Without a matching end the text is returned from the
-/// `-----BEGIN ` on, for the decoder to report what is missing.
+/// [`KeyFormat::pem_block`] within PEM text: the text from its first `-----BEGIN ` through
+/// the line of the matching end (a range of ASCII bytes, so a `str` slice), or all of it
+/// without a `-----BEGIN `.
 fn from_boundary(pem: &str) -> &str {
-    const BEGIN: &str = "-----BEGIN ";
-    let Some(i) = pem.find(BEGIN) else {
-        return pem;
+    pem_block_range(pem.as_bytes()).map_or(pem, |r| &pem[r])
+}
+
+/// Where [`KeyFormat::pem_block`] lies in `data`.
+fn pem_block_range(data: &[u8]) -> Option<core::ops::Range<usize>> {
+    const BEGIN: &[u8] = b"-----BEGIN ";
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let start = find(data, BEGIN)?;
+    let block = &data[start..];
+    let rest = &block[BEGIN.len()..];
+    let Some(label) = find(rest, b"-----").map(|j| &rest[..j]) else {
+        return Some(start..data.len());
     };
-    let pem = &pem[i..];
-    let rest = &pem[BEGIN.len()..];
-    let Some(label) = rest.find("-----").map(|j| &rest[..j]) else {
-        return pem;
-    };
-    let end = alloc::format!("-----END {label}-----");
-    let Some(j) = pem.find(&end) else {
-        return pem;
+    let end = [b"-----END ", label, b"-----"].concat();
+    let Some(j) = find(block, &end) else {
+        return Some(start..data.len());
     };
     let mut stop = j + end.len();
-    for eol in ["\r\n", "\n"] {
-        if pem[stop..].starts_with(eol) {
+    for eol in [&b"\r\n"[..], b"\n"] {
+        if block[stop..].starts_with(eol) {
             stop += eol.len();
             break;
         }
     }
-    &pem[..stop]
+    Some(start..start + stop)
 }
 
 impl From<pkcs1::Error> for Error {
@@ -130,6 +131,29 @@ impl KeyFormat {
             } else {
                 EncodingFault::PemLabel
             }))
+    }
+
+    /// The first PEM block of `data`: from its first `-----BEGIN <label>-----` to the end of
+    /// the line of the matching `-----END <label>-----` (to the end of `data` when there is
+    /// none, for the decoder to report what is missing); `None` without a `-----BEGIN `.
+    /// RFC 7468 §5.2 lets explanatory text precede the encapsulation boundary, and files
+    /// carry text or bytes after it too (OpenSSL's `rsa -text` and `pkey -text` write a dump
+    /// beside the key, PKCS#12 export writes bag attributes, editors add blank lines); OpenSSL
+    /// and pyca read such files, and so do [`RsaPrivateKey::from_pem`] and
+    /// [`RsaPublicKey::from_pem`], which decode this block.
+    ///
+    /// ```
+    /// use redc::rsa::KeyFormat;
+    ///
+    /// let file = b"\xff dump\n-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----\nmore";
+    /// assert_eq!(
+    ///     KeyFormat::pem_block(file),
+    ///     Some(&b"-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----\n"[..])
+    /// );
+    /// assert_eq!(KeyFormat::pem_block(b"\x30\x03\x02\x01\x00"), None);
+    /// ```
+    pub fn pem_block(data: &[u8]) -> Option<&[u8]> {
+        pem_block_range(data).map(|r| &data[r])
     }
 
     /// The format of DER bytes, from their structure: the format whose structure parses, or,
