@@ -367,11 +367,11 @@ impl BatchSigner {
     /// ones; a batch already being signed finishes. Returns whether this service held the
     /// key (false for an id of another service or one removed before).
     pub fn remove_key(&self, key: KeyId) -> bool {
-        if key.service != self.shared.id {
+        let Some(index) = self.shared.index(key) else {
             return false;
-        }
+        };
         let mut keys = self.shared.keys.write().unwrap_or_else(|e| e.into_inner());
-        let Some(removed) = keys.get_mut(key.index).and_then(Option::take) else {
+        let Some(removed) = keys.get_mut(index).and_then(Option::take) else {
             return false;
         };
         drop(keys);
@@ -379,7 +379,7 @@ impl BatchSigner {
         let mut state = self.shared.lock();
         let pending: Vec<Request> = state
             .queues
-            .get_mut(key.index)
+            .get_mut(index)
             .map(|q| q.drain(..).collect())
             .unwrap_or_default();
         state.queued -= pending.len();
@@ -587,12 +587,14 @@ impl Shared {
         st.cancelled += n;
     }
 
+    /// The index `key` names among this service's keys, if this service issued it.
+    fn index(&self, key: KeyId) -> Option<usize> {
+        (key.service == self.id).then_some(key.index)
+    }
+
     /// The key `key` names, if it is one of this service's.
     fn key(&self, key: KeyId) -> Result<Arc<RsaPrivateKey>> {
-        if key.service != self.id {
-            return Err(Error::UnknownKey);
-        }
-        self.key_at(key.index)
+        self.key_at(self.index(key).ok_or(Error::UnknownKey)?)
     }
 
     /// This service's key at `index`.
@@ -636,13 +638,11 @@ impl Shared {
         fault: bool,
         reply: Reply,
     ) -> Result<()> {
-        if key.service != self.id {
-            return Err(Error::UnknownKey);
-        }
+        let index = self.index(key).ok_or(Error::UnknownKey)?;
         if state.closing {
             return Err(Error::ServiceStopped);
         }
-        let queue = state.queues.get_mut(key.index).ok_or(Error::UnknownKey)?;
+        let queue = state.queues.get_mut(index).ok_or(Error::UnknownKey)?;
         queue.push_back(Request {
             scheme,
             digest: digest.to_vec(),
