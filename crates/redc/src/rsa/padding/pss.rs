@@ -130,18 +130,11 @@ impl Pss {
         let h_len = self.hash.size();
         let s_len = salt.len();
         super::check_modulus_bits(mod_bits)?;
-        let em_bits = mod_bits.saturating_sub(1);
-        let em_len = em_bits.div_ceil(8);
         // Step 2: mHash = Hash(M), supplied by the caller.
         self.check_hash_len(hashed)?;
         // Step 3: emLen ≥ hLen + sLen + 2.
-        if !fits(em_len, h_len, s_len) {
-            return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
-                salt_len: s_len,
-                hash_len: h_len,
-                em_len,
-            }));
-        }
+        let em_len = self.salt_room(s_len, mod_bits)?;
+        let em_bits = mod_bits.saturating_sub(1);
         let mut em = alloc::vec![0u8; em_len];
         let db_len = em_len - h_len - 1;
         {
@@ -249,6 +242,20 @@ impl Pss {
         Ok(s.to_vec())
     }
 
+    /// §9.1.1 step 3 for a salt of `s_len` bytes and a modulus of `mod_bits` bits: `emLen`
+    /// when `emLen ≥ hLen + sLen + 2`, [`ParameterFault::SaltTooLong`] otherwise.
+    fn salt_room(&self, s_len: usize, mod_bits: usize) -> Result<usize> {
+        let (h_len, em_len) = (self.hash.size(), mod_bits.saturating_sub(1).div_ceil(8));
+        if !fits(em_len, h_len, s_len) {
+            return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
+                salt_len: s_len,
+                hash_len: h_len,
+                em_len,
+            }));
+        }
+        Ok(em_len)
+    }
+
     /// [`InputFault::DigestLength`] unless `hashed` is as long as the hash's output.
     fn check_hash_len(&self, hashed: &[u8]) -> Result<()> {
         if hashed.len() != self.hash.size() {
@@ -284,14 +291,7 @@ impl Pss {
         // The salt must fit before it is drawn: a length near usize::MAX would otherwise
         // be an allocation failure, not an error.
         let s_len = self.signing_salt_len();
-        let em_len = key.public_key().bits().saturating_sub(1).div_ceil(8);
-        if !fits(em_len, self.hash.size(), s_len) {
-            return Err(Error::UnsupportedParameter(ParameterFault::SaltTooLong {
-                salt_len: s_len,
-                hash_len: self.hash.size(),
-                em_len,
-            }));
-        }
+        self.salt_room(s_len, key.public_key().bits())?;
         let mut salt = alloc::vec![0u8; s_len];
         rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
         self.encode_with_salt(hashed, &salt, key.public_key().bits())
