@@ -69,17 +69,20 @@ pub fn run_encrypt(args: Args) -> Result<(), CliError> {
     let key = load_key(&args.key)?;
     let msg = read_input(args.input.as_deref())?;
     let public = key.public();
-    if args.padding == EncPadding::Oaep && oaep(&args)?.max_message_len(public.size()).is_none() {
-        return Err(CliError::failure(format!(
-            "encryption failed: a {}-byte key is too small for OAEP with {} (it needs {} \
-             bytes of padding)",
-            public.size(),
-            args.hash,
-            2 * parse_hash(&args.hash)?.output_size() + 2
-        )));
-    }
     let ct = match args.padding {
-        EncPadding::Oaep => public.encrypt(&mut OsRng, oaep(&args)?, &msg),
+        EncPadding::Oaep => {
+            let (oaep, hash) = (oaep(&args)?, parse_hash(&args.hash)?);
+            if oaep.max_message_len(public.size()).is_none() {
+                return Err(CliError::failure(format!(
+                    "encryption failed: a {}-byte key is too small for OAEP with {} (it needs \
+                     {} bytes of padding)",
+                    public.size(),
+                    args.hash,
+                    2 * hash.output_size() + 2
+                )));
+            }
+            public.encrypt(&mut OsRng, oaep, &msg)
+        }
         EncPadding::Pkcs1 => public.encrypt(&mut OsRng, Pkcs1v15Encrypt, &msg),
     }
     .map_err(|e| CliError::failure(format!("encryption failed: {e}")))?;
