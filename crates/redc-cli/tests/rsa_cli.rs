@@ -3,24 +3,13 @@
 //! Every test that needs `openssl` fails loudly if it is missing (`.ci/run` installs it).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use tempfile::TempDir;
 
-fn redc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run redc");
-    // The command may exit before reading its input (usage errors): ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::redc;
 
 fn openssl(args: &[&str]) -> Output {
     Command::new("openssl")

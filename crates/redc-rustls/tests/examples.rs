@@ -19,6 +19,18 @@ fn dev_full() -> Stdio {
     )
 }
 
+/// The example `bin` run with `args`, its standard output on `/dev/full`.
+#[cfg(target_os = "linux")]
+fn to_dev_full(bin: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(dev_full())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
 /// The example must have exited with status 1 and exactly one line on standard error, which
 /// contains `expect`.
 fn exits_with_one_line(what: &str, out: &Output, expect: &str) {
@@ -33,24 +45,13 @@ fn exits_with_one_line(what: &str, out: &Output, expect: &str) {
 #[test]
 fn tls_server_with_an_unwritable_stdout_exits_with_one_line() {
     // The address line cannot be written: the server stops instead of serving unannounced.
-    let out = Command::new(server_binary())
-        .args(["--addr", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(dev_full())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = to_dev_full(&server_binary(), &["--addr", "127.0.0.1:0"]);
     exits_with_one_line(
         "tls_server > /dev/full",
         &out,
         "tls_server: cannot write to standard output",
     );
-    let out = Command::new(server_binary())
-        .arg("--help")
-        .stdout(dev_full())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = to_dev_full(&server_binary(), &["--help"]);
     exits_with_one_line(
         "tls_server --help > /dev/full",
         &out,
@@ -99,12 +100,7 @@ fn handshake_bench_refuses_arguments_out_of_range() {
 #[cfg(target_os = "linux")]
 #[test]
 fn handshake_bench_with_an_unwritable_stdout_exits_with_one_line() {
-    let out = Command::new(example_binary("handshake_bench"))
-        .arg("--help")
-        .stdout(dev_full())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = to_dev_full(&example_binary("handshake_bench"), &["--help"]);
     exits_with_one_line(
         "handshake_bench --help > /dev/full",
         &out,

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::sha2::{Digest, Sha256};
 use redc::rsa::{Error, HashAlg, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey};
-use redc::service::{BatchSigner, Scheme, ServiceConfig};
+use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig};
 
 /// Runs `body` on its own thread and returns what it returns; fails if it takes longer than
 /// 30 s (a wedged service), and passes its panic on if it panics.
@@ -34,6 +34,25 @@ fn within<T: Send + 'static>(body: impl FnOnce() -> T + Send + 'static) -> T {
             Ok(()) => unreachable!("the body sends before it returns"),
         },
     }
+}
+
+/// A caller's digest and its signature (or error).
+type Signed = (Vec<u8>, Result<Vec<u8>, Error>);
+
+/// One caller per id of `ids`, each on its own thread: caller `i` signs the digest of `[i]`
+/// with `ids[i]` and returns that digest and the result.
+fn callers(service: &Arc<BatchSigner>, ids: &[KeyId]) -> Vec<std::thread::JoinHandle<Signed>> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, &id)| {
+            let service = Arc::clone(service);
+            let d = Sha256::digest([i as u8]).to_vec();
+            std::thread::spawn(move || {
+                let result = service.sign(id, SCHEME, &d);
+                (d, result)
+            })
+        })
+        .collect()
 }
 
 fn key(seed: u64) -> RsaPrivateKey {
@@ -78,16 +97,11 @@ fn a_panicking_batch_fails_its_requests_and_the_worker_keeps_serving() {
         service.set_panic_for_tests(true);
         // One batch of three requests.
         service.pause_workers_for_tests(true);
-        let callers: Vec<_> = (0..3u8)
-            .map(|i| {
-                let service = Arc::clone(&service);
-                std::thread::spawn(move || service.sign(id, SCHEME, &Sha256::digest([i])))
-            })
-            .collect();
+        let callers = callers(&service, &[id; 3]);
         wait_queued(&service, 3);
         service.pause_workers_for_tests(false);
         for c in callers {
-            assert_eq!(c.join().unwrap(), Err(Error::ServiceStopped));
+            assert_eq!(c.join().unwrap().1, Err(Error::ServiceStopped));
         }
         let stats = service.stats();
         assert_eq!((stats.batches, stats.largest_batch), (1, 3), "{stats:?}");
@@ -205,15 +219,7 @@ fn no_worker_thread_signs_on_the_callers_thread() {
         let c = service.config();
         assert_eq!((c.workers, c.inline), (0, true), "{c:?}");
         let id = service.add_key(key);
-        let callers: Vec<_> = (0..8u8)
-            .map(|i| {
-                let service = Arc::clone(&service);
-                std::thread::spawn(move || {
-                    let d = Sha256::digest([i]);
-                    (d, service.sign(id, SCHEME, &d))
-                })
-            })
-            .collect();
+        let callers = callers(&service, &[id; 8]);
         for c in callers {
             let (d, sig) = c.join().unwrap();
             verify(&public, SCHEME, &d, &sig.unwrap());
@@ -243,15 +249,7 @@ fn some_worker_threads_refused_serves_with_the_rest() {
         ));
         assert_eq!(service.config().workers, 1);
         let id = service.add_key(key);
-        let callers: Vec<_> = (0..16u8)
-            .map(|i| {
-                let service = Arc::clone(&service);
-                std::thread::spawn(move || {
-                    let d = Sha256::digest([i]);
-                    (d, service.sign(id, SCHEME, &d))
-                })
-            })
-            .collect();
+        let callers = callers(&service, &[id; 16]);
         for c in callers {
             let (d, sig) = c.join().unwrap();
             verify(&public, SCHEME, &d, &sig.unwrap());
@@ -277,15 +275,7 @@ fn a_removed_key_answers_unknown_and_the_others_still_sign() {
         let foreign = other.add_key(key(23));
         // Two requests queued for the key about to go, one for the other key.
         service.pause_workers_for_tests(true);
-        let callers: Vec<_> = [gone_id, gone_id, kept_id]
-            .into_iter()
-            .enumerate()
-            .map(|(i, id)| {
-                let service = Arc::clone(&service);
-                let d = Sha256::digest([i as u8]);
-                std::thread::spawn(move || (d, service.sign(id, SCHEME, &d)))
-            })
-            .collect();
+        let callers = callers(&service, &[gone_id, gone_id, kept_id]);
         wait_queued(&service, 3);
         assert_eq!(service.keys_held(), 2);
         assert!(!service.remove_key(foreign), "an id of another service");

@@ -26,3 +26,53 @@ pub fn one_line_failure(out: &std::process::Output) -> String {
     assert_eq!(err.lines().count(), 1, "{err}");
     err
 }
+
+/// The longest any `redc` run of the tests may take: a hung command fails its test instead of
+/// stalling `cargo test`.
+const RUN_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// `redc args` with `stdin` written and then closed (a command that exits before reading it,
+/// on a usage error, is fine), its output captured; killed and failed after [`RUN_LIMIT`].
+pub fn redc(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = spawn(args);
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    finish(child, args, RUN_LIMIT)
+}
+
+/// `redc args` with standard input held open and never written, its output captured: a
+/// command that waits for input is killed and fails the test after `limit`.
+pub fn redc_stdin_open(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    let mut child = spawn(args);
+    let stdin = child.stdin.take();
+    let out = finish(child, args, limit);
+    drop(stdin);
+    out
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run redc")
+}
+
+fn finish(
+    mut child: std::process::Child,
+    args: &[&str],
+    limit: std::time::Duration,
+) -> std::process::Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("redc {args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
