@@ -86,7 +86,9 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::cpu::Forms;
-use super::ifma::{check_shapes, exp_digit_rows, finish_job, slot_job, PowJob, Token, MASK52};
+use super::ifma::{
+    check_shapes, exp_digit_rows, finish_job, slot_job, LineAligned, PowJob, Token, MASK52,
+};
 
 /// The digit counts the duo form runs in 512-bit registers (four digits of each number per
 /// register: multiples of 4, and 30 in the registers of 32); a modulus needs the smallest
@@ -146,8 +148,9 @@ impl Kit {
 /// end by the last steps' look-ahead broadcasts, rounded to whole registers.
 const BUF: usize = 2 * 40 + 8;
 
-/// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L`.
-type Duo = [u64; BUF];
+/// Two numbers' digits, interleaved (`[2d + u]`), zero beyond `2·L` (line-aligned:
+/// [`LineAligned`]).
+type Duo = LineAligned<BUF>;
 
 /// The kernels `build.rs` writes: `sqr_L` (a run of squarings in place) and `mul_L` for `L`
 /// = 12 to 40 digits in 512-bit registers (3 to 10 of them), `ysqr_L` and `ymul_L` for 6 to
@@ -270,7 +273,7 @@ pub fn pow_duo(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
 pub fn pow_duo_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, width: DuoWidth) {
     let (kit, inputs) = stage(jobs, width);
     let exp_digits = exp_digit_rows(jobs, 2, window);
-    let mut result = Zeroizing::new([0u64; BUF]);
+    let mut result = Zeroizing::new(Duo::ZERO);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; the kit's kernels are
     // compiled for its digit count (stage).
     unsafe { duo_core(kit, &mut result, &inputs, &exp_digits, window) };
@@ -283,9 +286,9 @@ fn stage(jobs: &[PowJob<'_>], width: DuoWidth) -> (Kit, Zeroizing<Inputs>) {
     let l = check_shapes(jobs, 2);
     let kit = Kit::new(l, width).expect("a duo digit count");
     let mut inputs = Zeroizing::new(Inputs {
-        n: [0; BUF],
-        rr: [0; BUF],
-        base: [0; BUF],
+        n: Duo::ZERO,
+        rr: Duo::ZERO,
+        base: Duo::ZERO,
         k0: [0; 2],
     });
     let mut digits = Zeroizing::new(vec![0u64; l]);
@@ -397,12 +400,12 @@ unsafe fn mul(kit: Kit, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &m
 unsafe fn duo_core(kit: Kit, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
     let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
     let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
-    let mut one = [0u64; BUF];
+    let mut one = Duo::ZERO;
     one[0] = 1;
     one[1] = 1;
 
     let entries = 1usize << window;
-    let mut table: Vec<Duo> = vec![[0; BUF]; entries];
+    let mut table: Vec<Duo> = vec![Duo::ZERO; entries];
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY: (every kernel call) the caller's features.
     unsafe {
@@ -422,8 +425,8 @@ unsafe fn duo_core(kit: Kit, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64],
     }
 
     // The accumulator in two buffers used in turn (a product reads one, writes the other).
-    let mut accs = [[0u64; BUF]; 2];
-    let mut sel = [0u64; BUF];
+    let mut accs = [Duo::ZERO; 2];
+    let mut sel = Duo::ZERO;
     {
         let (first_buf, second_buf) = accs.split_at_mut(1);
         let (mut acc, mut tmp) = (&mut first_buf[0], &mut second_buf[0]);
@@ -480,7 +483,7 @@ mod tests {
         if Token::get().is_none() {
             return;
         }
-        let c = Consts::new(&[0; BUF], [0; 2]);
+        let c = Consts::new(&Duo::ZERO, [0; 2]);
         let picks = [
             0,
             1,
@@ -518,7 +521,7 @@ mod tests {
                 cases.push(pair);
             }
             for pair in cases {
-                let mut buf = [0u64; BUF];
+                let mut buf = Duo::ZERO;
                 interleave(&mut buf, 0, &pair[0]);
                 interleave(&mut buf, 1, &pair[1]);
                 let (x, k) = (buf.as_mut_ptr(), &c as *const Consts as *const u64);

@@ -39,8 +39,8 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::ifma::{
-    check_shapes, exp_digit_rows, finish_job, slot_job, to_radix52, PowJob, Token, MASK52,
-    MAX_WIDE_DIGITS,
+    check_shapes, exp_digit_rows, finish_job, slot_job, to_radix52, LineAligned, PowJob, Token,
+    MASK52, MAX_WIDE_DIGITS,
 };
 
 /// Digits in one scalar buffer: every count this form runs plus the zero read past the end.
@@ -48,8 +48,8 @@ const BUF: usize = MAX_WIDE_DIGITS + 8;
 
 type V = __m512i;
 
-/// A number's digits in memory, zero beyond its `L` digits.
-type Digits = [u64; BUF];
+/// A number's digits in memory, zero beyond its `L` digits (line-aligned: [`LineAligned`]).
+type Digits = LineAligned<BUF>;
 
 /// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), the two
 /// interleaved in one instruction stream, in constant time, with a `window`-bit fixed window
@@ -61,9 +61,9 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     let job = |u: usize| &jobs[slot_job(jobs.len(), u)];
 
     let mut inputs = Zeroizing::new(Inputs {
-        n: [[0; BUF]; 2],
-        rr: [[0; BUF]; 2],
-        base: [[0; BUF]; 2],
+        n: [Digits::ZERO; 2],
+        rr: [Digits::ZERO; 2],
+        base: [Digits::ZERO; 2],
         k0: [0; 2],
     });
     for u in 0..2 {
@@ -73,7 +73,7 @@ pub fn pow_pair(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
         to_radix52(&mut inputs.base[u][..l], j.base);
         inputs.k0[u] = j.modulus.k0;
     }
-    let mut result = Zeroizing::new([[0u64; BUF]; 2]);
+    let mut result = Zeroizing::new([Digits::ZERO; 2]);
     // SAFETY: (each arm) the token proves AVX512F, AVX512VL and AVX512IFMA.
     match l.div_ceil(8) {
         // SAFETY: see above.
@@ -111,10 +111,10 @@ pub fn pow_wide_public_vartime(_: Token, job: &mut PowJob<'_>, exp: &[u8]) {
     );
     // The modulus and R² are public; the base may be a result under its fault check, so it
     // alone is zeroized (with the result).
-    let (mut n, mut rr) = ([0u64; BUF], [0u64; BUF]);
+    let (mut n, mut rr) = (Digits::ZERO, Digits::ZERO);
     n[..l].copy_from_slice(&job.modulus.n);
     rr[..l].copy_from_slice(&job.modulus.rr);
-    let mut base = Zeroizing::new([0u64; BUF]);
+    let mut base = Zeroizing::new(Digits::ZERO);
     to_radix52(&mut base[..l], job.base);
     let inputs = WideInputs {
         n: &n,
@@ -122,7 +122,7 @@ pub fn pow_wide_public_vartime(_: Token, job: &mut PowJob<'_>, exp: &[u8]) {
         base: &base,
         k0: job.modulus.k0,
     };
-    let mut result = Zeroizing::new([0u64; BUF]);
+    let mut result = Zeroizing::new(Digits::ZERO);
     // SAFETY: (each arm) the token proves AVX512F, AVX512VL and AVX512IFMA.
     match l.div_ceil(8) {
         // SAFETY: see above.
@@ -166,13 +166,13 @@ unsafe fn wide_public_core<const NV: usize>(
         n: [load_num(inputs.n)],
         k0: [_mm512_set1_epi64(inputs.k0 as i64)],
     };
-    let mut one = [0u64; BUF];
+    let mut one = Digits::ZERO;
     one[0] = 1;
-    let mut x = Zeroizing::new([[0u64; BUF]; 1]);
+    let mut x = Zeroizing::new([Digits::ZERO; 1]);
     // x = base·R mod n (digits in `x`, registers in `xv`).
     let xv = one_n.amm(&mut x, &[load_num(inputs.base)], [inputs.rr]);
     // The accumulator's digits in two buffers used in turn (see `pair_core`).
-    let mut bufs = Zeroizing::new([[[0u64; BUF]; 1]; 2]);
+    let mut bufs = Zeroizing::new([[Digits::ZERO; 1]; 2]);
     let (first_buf, second_buf) = bufs.split_at_mut(1);
     let (mut cur, mut next) = (&mut first_buf[0], &mut second_buf[0]);
     // Public exponent: its bits may steer the loop.
@@ -193,7 +193,7 @@ unsafe fn wide_public_core<const NV: usize>(
         acc
     };
     // Leave the domain: a product by 1 gives a value ≤ n.
-    let mut o = Zeroizing::new([[0u64; BUF]; 1]);
+    let mut o = Zeroizing::new([Digits::ZERO; 1]);
     one_n.amm(&mut o, &acc, [&one]);
     *out = o[0];
 }
@@ -381,14 +381,14 @@ unsafe fn pair_core<const NV: usize>(
             _mm512_set1_epi64(inputs.k0[1] as i64),
         ],
     };
-    let mut one = [0u64; BUF];
+    let mut one = Digits::ZERO;
     one[0] = 1;
     let rrv = [load_num::<NV>(&inputs.rr[0]), load_num(&inputs.rr[1])];
     let basev = [load_num::<NV>(&inputs.base[0]), load_num(&inputs.base[1])];
 
     let entries = 1usize << window;
-    let mut tables: [Vec<Digits>; 2] = [vec![[0; BUF]; entries], vec![[0; BUF]; entries]];
-    let mut d = [[0u64; BUF]; 2];
+    let mut tables: [Vec<Digits>; 2] = [vec![Digits::ZERO; entries], vec![Digits::ZERO; entries]];
+    let mut d = [Digits::ZERO; 2];
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     pair.amm(&mut d, &rrv, [&one, &one]);
     tables[0][0] = d[0];
@@ -404,8 +404,8 @@ unsafe fn pair_core<const NV: usize>(
 
     // The accumulator's digits in two buffers used in turn (a product reads one and writes
     // the other), so that no copy of them is left on the stack.
-    let mut acc_bufs = [[[0u64; BUF]; 2]; 2];
-    let mut sel = [[0u64; BUF]; 2];
+    let mut acc_bufs = [[Digits::ZERO; 2]; 2];
+    let mut sel = [Digits::ZERO; 2];
     let mut acc;
     {
         let (first_buf, second_buf) = acc_bufs.split_at_mut(1);
@@ -516,7 +516,7 @@ mod tests {
             cases.push(d);
         }
         for d in cases {
-            let mut buf = [0u64; BUF];
+            let mut buf = Digits::ZERO;
             buf[..w].copy_from_slice(&d);
             // SAFETY: the caller checked the extensions.
             unsafe {

@@ -182,8 +182,8 @@ impl Zeroize for LaneScratch {
     }
 }
 
-/// A lane-form number of up to [`MAX_DIGITS`] digits.
-type LaneNum = [u64; LANES * MAX_DIGITS];
+/// A lane-form number of up to [`MAX_DIGITS`] digits (line-aligned: [`LineAligned`]).
+type LaneNum = LineAligned<{ LANES * MAX_DIGITS }>;
 
 /// What both exponentiations start from: the staged jobs' constants, a zeroed scratch for
 /// the kernels, and 1, `R² mod n` and the bases as lane-form numbers.
@@ -204,12 +204,9 @@ fn lane_setup(staged: &Staged) -> LaneSetup {
     });
     c.n[..staged.n.len()].copy_from_slice(&staged.n);
     let l = staged.l;
-    let mut one = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut one = Zeroizing::new(LaneNum::ZERO);
     one[..LANES].fill(1);
-    let (mut rr, mut base) = (
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-        Zeroizing::new([0u64; LANES * MAX_DIGITS]),
-    );
+    let (mut rr, mut base) = (Zeroizing::new(LaneNum::ZERO), Zeroizing::new(LaneNum::ZERO));
     rr[..LANES * l].copy_from_slice(&staged.rr);
     base[..LANES * l].copy_from_slice(&staged.base);
     LaneSetup {
@@ -357,7 +354,7 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
     } = lane_setup(staged);
 
     let entries = 1usize << window;
-    let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![[0; LANES * MAX_DIGITS]; entries]);
+    let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![LaneNum::ZERO; entries]);
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
@@ -369,8 +366,8 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
         }
     }
     // The accumulator in two buffers used in turn (a product reads one, writes the other).
-    let mut accs = Zeroizing::new([[0u64; LANES * MAX_DIGITS]; 2]);
-    let mut sel = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut accs = Zeroizing::new([LaneNum::ZERO; 2]);
+    let mut sel = Zeroizing::new(LaneNum::ZERO);
     let (first_buf, second_buf) = accs.split_at_mut(1);
     let (mut acc, mut tmp) = (&mut first_buf[0], &mut second_buf[0]);
     let mut rows = exp_digits.chunks_exact(LANES);
@@ -413,9 +410,9 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
         rr,
         base,
     } = lane_setup(staged);
-    let mut x = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
-    let mut acc = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
-    let mut tmp = Zeroizing::new([0u64; LANES * MAX_DIGITS]);
+    let mut x = Zeroizing::new(LaneNum::ZERO);
+    let mut acc = Zeroizing::new(LaneNum::ZERO);
+    let mut tmp = Zeroizing::new(LaneNum::ZERO);
     // Public exponent: its bits may steer the loop.
     let bits = crate::exp::exp_bit_len_vartime(exp);
     // SAFETY: (every kernel call) the caller's features and digit count.
@@ -603,7 +600,7 @@ mod tests {
                 m52: MASK52,
                 one: 1,
             };
-            let mut x: LaneNum = [0; LANES * MAX_DIGITS];
+            let mut x = LaneNum::ZERO;
             for (k, input) in inputs.iter().enumerate() {
                 for d in 0..l {
                     c.n[d * LANES + k] = m52.n[d];

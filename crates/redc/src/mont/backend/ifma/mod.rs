@@ -76,7 +76,9 @@ mod lanes;
 mod radix;
 
 pub use detect::Token;
-pub(in crate::mont::backend) use jobs::{check_shapes, exp_digit_rows, finish_job, slot_job};
+pub(in crate::mont::backend) use jobs::{
+    check_shapes, exp_digit_rows, finish_job, slot_job, LineAligned,
+};
 pub use jobs::{lane_window_for, window_for, PowJob};
 pub use lanes::{
     digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, COMPILED_DIGITS,
