@@ -185,6 +185,18 @@ pub enum KeyFault {
     ExponentNotInvertible,
     /// The stored CRT values do not match the primes in number.
     CrtCount,
+    /// The primes are too large for any key: their product has at least `bits` bits (one
+    /// more than the sum of their sizes less one each), above the `max`-bit maximum modulus
+    /// (building a key from its primes, [`RsaPrivateKey::from_primes`]). Said from the sizes
+    /// alone, before anything is multiplied.
+    ///
+    /// [`RsaPrivateKey::from_primes`]: crate::rsa::RsaPrivateKey::from_primes
+    PrimesTooLarge {
+        /// The fewest bits the product can have.
+        bits: usize,
+        /// The largest modulus accepted.
+        max: usize,
+    },
 }
 
 /// What is wrong with an input ([`Error::InputOutOfRange`]).
@@ -470,6 +482,10 @@ impl fmt::Display for KeyFault {
             KeyFault::ExponentNotInvertible => {
                 f.write_str("e has no inverse mod λ(n): gcd(e, r − 1) > 1 for a prime r")
             }
+            KeyFault::PrimesTooLarge { bits, max } => write!(
+                f,
+                "the product of the primes has at least {bits} bits, above the {max}-bit maximum"
+            ),
         }
     }
 }

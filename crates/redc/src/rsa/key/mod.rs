@@ -52,6 +52,36 @@ pub fn default_kernel() -> crate::Result<Kernel<u64>> {
     Backend::active()?.kernel()
 }
 
+/// The checks of RFC 8017 §3.1 on a public key `(n, e)` (little-endian limbs, leading zeros
+/// allowed), in the order [`RsaPublicKey::new`] reports them: `n` of
+/// [`MIN_IMPORT_BITS`]`..=`[`MAX_BITS`] bits ([`Error::KeySize`]) and odd
+/// ([`KeyFault::EvenModulus`]), `e` odd with `3 ≤ e < n` ([`Error::PublicExponent`]). Costs one
+/// pass over each: key construction from primes runs it before computing `d`, whose cost grows
+/// with the square of `e`'s length. Variable time (`n` and `e` are public).
+pub(crate) fn check_public_vartime(n: &[u64], e: &[u64]) -> Result<()> {
+    let bits = nat::bit_len_vartime(n);
+    if !(MIN_IMPORT_BITS..=MAX_BITS).contains(&bits) {
+        return Err(Error::KeySize {
+            bits,
+            min: MIN_IMPORT_BITS,
+            max: MAX_BITS,
+        });
+    }
+    if n[0] & 1 == 0 {
+        return Err(Error::InvalidKey(KeyFault::EvenModulus));
+    }
+    if nat::bit_len_vartime(e) < 2 {
+        return Err(Error::PublicExponent(ExponentFault::TooSmall));
+    }
+    if e[0] & 1 == 0 {
+        return Err(Error::PublicExponent(ExponentFault::Even));
+    }
+    if arith::cmp_vartime(e, n) != core::cmp::Ordering::Less {
+        return Err(Error::PublicExponent(ExponentFault::NotBelowModulus));
+    }
+    Ok(())
+}
+
 /// An RSA public key `(n, e)` (RFC 8017 §3.1).
 ///
 /// Invariants (checked by [`RsaPublicKey::new`]): `n` odd of 512..=16384 bits, `e` odd with
@@ -137,28 +167,10 @@ impl RsaPublicKey {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn new(n: BoxedUint, e: BoxedUint) -> Result<Self> {
+        check_public_vartime(n.as_limbs(), e.as_limbs())?;
         let bits = n.bits();
-        if !(MIN_IMPORT_BITS..=MAX_BITS).contains(&bits) {
-            return Err(Error::KeySize {
-                bits,
-                min: MIN_IMPORT_BITS,
-                max: MAX_BITS,
-            });
-        }
-        if !n.is_odd() {
-            return Err(Error::InvalidKey(KeyFault::EvenModulus));
-        }
         let n = BoxedUint::from_limbs(&n.trimmed_limbs());
         let e = BoxedUint::from_limbs(&e.trimmed_limbs());
-        if e.bits() < 2 {
-            return Err(Error::PublicExponent(ExponentFault::TooSmall));
-        }
-        if !e.is_odd() {
-            return Err(Error::PublicExponent(ExponentFault::Even));
-        }
-        if arith::cmp_vartime(e.as_limbs(), n.as_limbs()) != core::cmp::Ordering::Less {
-            return Err(Error::PublicExponent(ExponentFault::NotBelowModulus));
-        }
         let modulus = Modulus::new(n.as_limbs())?;
         let e_bytes = e.to_be_bytes().to_vec();
         let kernel = default_kernel()?;

@@ -20,7 +20,7 @@ use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
 use self::prime::SmallPrimes;
-use super::key::{max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
+use super::key::{check_public_vartime, max_primes, RsaPrivateKey, MAX_BITS, MIN_GEN_BITS};
 use super::uint::BoxedUint;
 use super::{Error, ExponentFault, KeyFault, Result};
 use crate::nat;
@@ -236,6 +236,13 @@ impl RsaPrivateKey {
     /// [`RsaPrivateKey::from_components`]; errors name the fault, and an `e` with no inverse
     /// is [`KeyFault::ExponentNotInvertible`].
     ///
+    /// What can be refused cheaply is refused before `d` is computed, in this order: `e` below
+    /// 3 or even, a prime too small or even, primes whose sizes alone put `n` above
+    /// [`MAX_BITS`] ([`KeyFault::PrimesTooLarge`]), the prime count for `n`'s size
+    /// ([`Error::PrimeCount`]), then [`RsaPublicKey::new`](super::RsaPublicKey::new)'s checks
+    /// on `(n, e)` (`n`'s size, `e < n`). So an input of any size costs at most a product of
+    /// primes totalling about [`MAX_BITS`] to refuse.
+    ///
     /// Computing `d` takes variable time in the primes (gcd and inverse, as in key
     /// generation): do it where no attacker can time it, such as when importing a key.
     pub fn from_primes(primes: Vec<BoxedUint>, public_exponent: BoxedUint) -> Result<Self> {
@@ -257,6 +264,20 @@ impl RsaPrivateKey {
             }
             limbs.push(l);
         }
+        // A prime of b bits is at least 2^(b − 1), so n has at least Σ(bᵢ − 1) + 1 bits. The
+        // product and d below take time quadratic in the primes' length (and in their number):
+        // primes that cannot make an importable n are refused from their sizes first.
+        let least_bits = limbs
+            .iter()
+            .map(|l| nat::bit_len_vartime(l) - 1)
+            .sum::<usize>()
+            + 1;
+        if least_bits > MAX_BITS {
+            return Err(Error::InvalidKey(KeyFault::PrimesTooLarge {
+                bits: least_bits,
+                max: MAX_BITS,
+            }));
+        }
         let mut n = Zeroizing::new(limbs.first().map_or(Vec::from([0]), |l| l.to_vec()));
         for p in limbs.iter().skip(1) {
             n = Zeroizing::new(arith::mul(&n, p));
@@ -270,6 +291,9 @@ impl RsaPrivateKey {
             });
         }
         let e = public_exponent.trimmed_limbs();
+        // The public key's checks (n's size, e < n) before d, whose inverse modulo e takes
+        // time quadratic in e's length, and whose failure would name another fault.
+        check_public_vartime(&n, &e)?;
         let d = private_exponent_vartime(&limbs, &e)
             .ok_or(Error::InvalidKey(KeyFault::ExponentNotInvertible))?;
         let to_uint = |x: &[u64]| BoxedUint::from_limbs(nat::trim_vartime(x));
