@@ -120,7 +120,7 @@ fn parameter_errors() {
         );
         assert_eq!(
             err.to_string(),
-            format!("{nprimes} primes are not supported for a {bits}-bit key (2 to {max})")
+            format!("a {bits}-bit key takes 2 to {max} primes, not {nprimes}")
         );
     }
     for (e, fault) in [

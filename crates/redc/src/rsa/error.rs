@@ -31,8 +31,8 @@ pub enum Error {
         /// The largest size accepted here.
         max: usize,
     },
-    /// `primes` primes are not supported for a key of `bits` bits: 2 to `max` (OpenSSL's
-    /// limits: 3 from 1024 bits, 4 from 4096, 5 from 8192).
+    /// A key of `bits` bits takes 2 to `max` primes, not `primes` (OpenSSL's limits: 3 from
+    /// 1024 bits, 4 from 4096, 5 from 8192).
     PrimeCount {
         /// The number of primes asked for or given.
         primes: usize,
@@ -376,10 +376,9 @@ impl fmt::Display for Error {
                     write!(f, "modulus of {bits} bits is above the {max}-bit maximum")
                 }
             }
-            Error::PrimeCount { primes, bits, max } => write!(
-                f,
-                "{primes} primes are not supported for a {bits}-bit key (2 to {max})"
-            ),
+            Error::PrimeCount { primes, bits, max } => {
+                write!(f, "a {bits}-bit key takes 2 to {max} primes, not {primes}")
+            }
             Error::PublicExponent(fault) => write!(f, "invalid public exponent: {fault}"),
             Error::InvalidKey(fault) => write!(f, "invalid key: {fault}"),
             Error::Verification => f.write_str("signature verification failed"),
