@@ -2,6 +2,9 @@
 //! a panic or a hang. Malformed DER is made here by byte surgery on valid DER and by a tiny
 //! DER writer that can produce what encoders refuse to (non-minimal and negative INTEGERs).
 
+mod common;
+
+use common::{big_of as big, boxed as u};
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -16,14 +19,6 @@ use std::sync::OnceLock;
 fn key() -> &'static RsaPrivateKey {
     static K: OnceLock<RsaPrivateKey> = OnceLock::new();
     K.get_or_init(|| RsaPrivateKey::new(&mut ChaCha20Rng::seed_from_u64(0xbad), 1024).unwrap())
-}
-
-fn u(x: &BigUint) -> BoxedUint {
-    BoxedUint::from_be_bytes(&x.to_bytes_be())
-}
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
 }
 
 // ---- a minimal DER writer -------------------------------------------------------------

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::{big_of as big, boxed as u, padded};
+
 use num_bigint::{BigUint, RandBigInt};
 use num_integer::Integer;
 use rand::SeedableRng;
@@ -14,21 +16,6 @@ use redc::rsa::prime::is_probable_prime_vartime;
 use redc::rsa::{
     BoxedUint, Error, ExponentFault, KeyFault, Pkcs1v15Sign, RsaPrivateKey, RsaPublicKey, MAX_BITS,
 };
-
-fn u(x: &BigUint) -> BoxedUint {
-    BoxedUint::from_be_bytes(&x.to_bytes_be())
-}
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
-}
-
-fn padded(x: &BigUint, len: usize) -> Vec<u8> {
-    let b = x.to_bytes_be();
-    let mut out = vec![0u8; len - b.len()];
-    out.extend_from_slice(&b);
-    out
-}
 
 /// A random odd number of exactly `bits` bits.
 fn odd(rng: &mut ChaCha20Rng, bits: u64) -> BigUint {

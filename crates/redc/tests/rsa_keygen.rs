@@ -1,6 +1,9 @@
 //! Key generation: exact sizes, prime counts, d = e⁻¹ mod λ(n), FIPS 186-5 conditions, and
 //! the parameter errors.
 
+mod common;
+
+use common::big_of as big;
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;
@@ -8,10 +11,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::prime::is_probable_prime_vartime;
 use redc::rsa::{BoxedUint, Error, ExponentFault, RsaPrivateKey};
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
-}
 
 fn check(key: &RsaPrivateKey, bits: usize, nprimes: usize, e: u64, rng: &mut ChaCha20Rng) {
     assert_eq!(key.n().bits(), bits);

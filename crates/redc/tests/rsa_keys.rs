@@ -1,6 +1,9 @@
 //! Key construction, validation, encodings (PKCS#1, PKCS#8, SPKI in DER and PEM) and
 //! interoperability with OpenSSL (`openssl` 3 on PATH; those tests skip if it is missing).
 
+mod common;
+
+use common::{big_of as big, boxed as uint, padded};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -11,25 +14,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::pkcs1::LineEnding;
 use redc::rsa::{
-    BoxedUint, DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey,
-    EncodePrivateKey, EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, EncodingFault,
-    Error, ExponentFault, KeyFault, KeyFormat, RsaPrivateKey, RsaPublicKey,
+    DecodePrivateKey, DecodePublicKey, DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodePrivateKey,
+    EncodePublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey, EncodingFault, Error, ExponentFault,
+    KeyFault, KeyFormat, RsaPrivateKey, RsaPublicKey,
 };
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
-}
-
-fn uint(x: &BigUint) -> BoxedUint {
-    BoxedUint::from_be_bytes(&x.to_bytes_be())
-}
-
-fn padded(x: &BigUint, len: usize) -> Vec<u8> {
-    let b = x.to_bytes_be();
-    let mut out = vec![0u8; len - b.len()];
-    out.extend_from_slice(&b);
-    out
-}
 
 /// One 2-prime and one 3-prime 1024-bit key, generated once for the whole file.
 fn keys() -> &'static [RsaPrivateKey; 2] {

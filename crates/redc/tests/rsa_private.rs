@@ -5,21 +5,12 @@
 
 mod common;
 
+use common::{big_of as big, padded};
+
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use redc::rsa::{BoxedUint, Error, InputFault, PrivateMode, RsaPrivateKey};
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
-}
-
-fn padded(x: &BigUint, len: usize) -> Vec<u8> {
-    let b = x.to_bytes_be();
-    let mut out = vec![0u8; len - b.len()];
-    out.extend_from_slice(&b);
-    out
-}
 
 /// Checks `raw_private` (both modes) against `c^d mod n` on edge and random inputs; beyond
 /// the first `full` inputs (num-bigint's `c^d` is slow at 8192 bits) the reference check is

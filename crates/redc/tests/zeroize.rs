@@ -16,6 +16,9 @@
 //! The test runs its cases one after another in one test function: the allocator's watch list
 //! is global.
 
+mod common;
+
+use common::big_of as big;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -23,7 +26,7 @@ use std::sync::Mutex;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use redc::rsa::{BoxedUint, HashAlg, Oaep, Pkcs1v15Sign, PrivateMode, RsaPrivateKey};
+use redc::rsa::{HashAlg, Oaep, Pkcs1v15Sign, PrivateMode, RsaPrivateKey};
 
 const MAX: usize = 512;
 
@@ -129,10 +132,6 @@ fn frees_during<T>(f: impl FnOnce() -> T) -> (T, Vec<Vec<u8>>) {
     ALL_MODE.store(false, Ordering::SeqCst);
     let blocks = std::mem::take(&mut *DIRTY_BLOCKS_DATA.lock().unwrap());
     (r, blocks)
-}
-
-fn big(x: &BoxedUint) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
 }
 
 fn limbs(x: &BigUint) -> Vec<u64> {

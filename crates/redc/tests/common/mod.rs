@@ -27,6 +27,24 @@ pub fn big<W: Word>(x: &[W]) -> BigUint {
     BigUint::from_bytes_be(&bytes)
 }
 
+/// The value of a `BoxedUint` (the RSA layer's integers).
+pub fn big_of(x: &redc::rsa::BoxedUint) -> BigUint {
+    BigUint::from_bytes_be(&x.to_be_bytes())
+}
+
+/// `x` as a `BoxedUint`.
+pub fn boxed(x: &BigUint) -> redc::rsa::BoxedUint {
+    redc::rsa::BoxedUint::from_be_bytes(&x.to_bytes_be())
+}
+
+/// `x` big-endian in exactly `len` bytes (panics if it does not fit).
+pub fn padded(x: &BigUint, len: usize) -> Vec<u8> {
+    let b = x.to_bytes_be();
+    let mut out = vec![0u8; len - b.len()];
+    out.extend_from_slice(&b);
+    out
+}
+
 /// `R = W^s` for `s` limbs.
 pub fn r_of<W: Word>(s: usize) -> BigUint {
     BigUint::one() << (W::BITS as usize * s)
