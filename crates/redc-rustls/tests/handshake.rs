@@ -4,94 +4,30 @@
 //! the client verifying the server's certificate with webpki against the certificate as its
 //! root.
 
-use std::sync::{Arc, Mutex};
+mod common;
+
+use std::sync::Arc;
+
+use common::Verifier;
 
 use redc::rsa::{EncodePrivateKey, EncodeRsaPrivateKey, RsaPrivateKey};
 use redc::service::{BatchSigner, ServiceConfig};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::{aws_lc_rs, CryptoProvider};
 use rustls::pki_types::{
-    CertificateDer, PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime,
+    CertificateDer, PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, ServerName,
 };
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, ServerConfig, ServerConnection,
-    SignatureScheme, SupportedProtocolVersion,
+    ClientConfig, ClientConnection, ServerConfig, ServerConnection, SignatureScheme,
+    SupportedProtocolVersion,
 };
-
-/// webpki's server verifier, recording the scheme of each handshake signature it verified.
-#[derive(Debug)]
-struct Recording {
-    webpki: Arc<WebPkiServerVerifier>,
-    verified: Mutex<Vec<SignatureScheme>>,
-}
-
-impl Recording {
-    fn record(
-        &self,
-        result: Result<HandshakeSignatureValid, rustls::Error>,
-        scheme: SignatureScheme,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        if result.is_ok() {
-            self.verified.lock().unwrap().push(scheme);
-        }
-        result
-    }
-}
-
-impl ServerCertVerifier for Recording {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        self.webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let result = self.webpki.verify_tls12_signature(message, cert, dss);
-        self.record(result, dss.scheme)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let result = self.webpki.verify_tls13_signature(message, cert, dss);
-        self.record(result, dss.scheme)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
-    }
-}
 
 /// A client for `version` trusting `root` only, and its verifier.
 fn client(
     root: &CertificateDer<'static>,
     version: &'static SupportedProtocolVersion,
-) -> (Arc<ClientConfig>, Arc<Recording>) {
+) -> (Arc<ClientConfig>, Arc<Verifier>) {
     let provider = Arc::new(aws_lc_rs::default_provider());
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(root.clone()).unwrap();
-    let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .build()
-        .unwrap();
-    let verifier = Arc::new(Recording {
-        webpki,
-        verified: Mutex::new(Vec::new()),
-    });
+    let verifier = Verifier::new(root, provider.clone(), None);
     let config = ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(&[version])
         .unwrap()

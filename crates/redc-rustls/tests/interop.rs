@@ -11,13 +11,11 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{identity, s_client, KeyFormat, Server};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::client::WebPkiServerVerifier;
+use common::{identity, s_client, KeyFormat, Server, Verifier};
 use rustls::crypto::{aws_lc_rs, ring, CryptoProvider};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme, SupportedProtocolVersion};
+use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::{SignatureScheme, SupportedProtocolVersion};
 
 const REQUEST_CLOSE: &str = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
 const RESPONSE_CLOSE: &str =
@@ -316,16 +314,12 @@ fn rustls_get(
     provider: CryptoProvider,
 ) -> String {
     let provider = Arc::new(provider);
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca.clone()).unwrap();
-    let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .build()
-        .unwrap();
+    let verifier = Verifier::new(ca, provider.clone(), Some(scheme));
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(&[version])
         .unwrap()
         .dangerous()
-        .with_custom_certificate_verifier(Arc::new(OneScheme { webpki, scheme }))
+        .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
     let name = ServerName::try_from("localhost").unwrap();
     let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
@@ -337,49 +331,4 @@ fn rustls_get(
     tls.read_to_end(&mut response)
         .unwrap_or_else(|e| panic!("{version:?} {scheme:?}: {e}"));
     String::from_utf8(response).unwrap()
-}
-
-/// The webpki verifier (full chain, name and signature checks), offering one scheme only.
-#[derive(Debug)]
-struct OneScheme {
-    webpki: Arc<WebPkiServerVerifier>,
-    scheme: SignatureScheme,
-}
-
-impl ServerCertVerifier for OneScheme {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        self.webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        assert_eq!(dss.scheme, self.scheme);
-        self.webpki.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        assert_eq!(dss.scheme, self.scheme);
-        self.webpki.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        vec![self.scheme]
-    }
 }

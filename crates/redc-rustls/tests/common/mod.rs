@@ -5,12 +5,16 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use redc::rsa::pkcs1::der::pem::LineEnding;
 use redc::rsa::{EncodePrivateKey, EncodeRsaPrivateKey, RsaPrivateKey};
-use rustls::pki_types::CertificateDer;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
 
 /// How a test key is written.
 #[derive(Clone, Copy, Debug)]
@@ -237,4 +241,94 @@ pub fn s_client(port: u16, args: &[&str], request: &str) -> String {
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     text
+}
+
+/// webpki's server verifier (full chain, name and signature checks) for a client trusting one
+/// root, recording the scheme of each handshake signature it verified; with `only`, it offers
+/// that scheme alone and fails the test on any other.
+#[derive(Debug)]
+pub struct Verifier {
+    webpki: Arc<WebPkiServerVerifier>,
+    only: Option<SignatureScheme>,
+    /// The schemes of the handshake signatures verified, in order.
+    pub verified: Mutex<Vec<SignatureScheme>>,
+}
+
+impl Verifier {
+    /// The verifier for a client of `provider` trusting `root` alone.
+    pub fn new(
+        root: &CertificateDer<'static>,
+        provider: Arc<CryptoProvider>,
+        only: Option<SignatureScheme>,
+    ) -> Arc<Self> {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(root.clone()).unwrap();
+        let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider)
+            .build()
+            .unwrap();
+        Arc::new(Verifier {
+            webpki,
+            only,
+            verified: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Checks the scheme against `only` before webpki verifies, and records it if verified.
+    fn verify(
+        &self,
+        scheme: SignatureScheme,
+        webpki: impl FnOnce() -> Result<HandshakeSignatureValid, rustls::Error>,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        if let Some(only) = self.only {
+            assert_eq!(scheme, only);
+        }
+        let result = webpki();
+        if result.is_ok() {
+            self.verified.lock().unwrap().push(scheme);
+        }
+        result
+    }
+}
+
+impl ServerCertVerifier for Verifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        self.webpki
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify(dss.scheme, || {
+            self.webpki.verify_tls12_signature(message, cert, dss)
+        })
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify(dss.scheme, || {
+            self.webpki.verify_tls13_signature(message, cert, dss)
+        })
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        match self.only {
+            Some(only) => vec![only],
+            None => self.webpki.supported_verify_schemes(),
+        }
+    }
 }
