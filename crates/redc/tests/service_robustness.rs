@@ -3,7 +3,8 @@
 //! and the operating system refusing worker threads. Every test runs under a watchdog, so that
 //! a wedged service fails it instead of hanging `cargo test`.
 
-use std::sync::mpsc::RecvTimeoutError;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,27 +14,9 @@ use redc::rsa::sha2::{Digest, Sha256};
 use redc::rsa::{Error, HashAlg, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey};
 use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig};
 
-/// Runs `body` on its own thread and returns what it returns; fails if it takes longer than
-/// 30 s (a wedged service), and passes its panic on if it panics.
+/// [`common::within`] with a 30 s bound (a wedged service).
 fn within<T: Send + 'static>(body: impl FnOnce() -> T + Send + 'static) -> T {
-    const LIMIT: Duration = Duration::from_secs(30);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let _ = tx.send(body());
-    });
-    match rx.recv_timeout(LIMIT) {
-        Ok(value) => {
-            let _ = thread.join();
-            value
-        }
-        Err(RecvTimeoutError::Timeout) => {
-            panic!("watchdog: no answer within {LIMIT:?}, the service hangs")
-        }
-        Err(RecvTimeoutError::Disconnected) => match thread.join() {
-            Err(panic) => std::panic::resume_unwind(panic),
-            Ok(()) => unreachable!("the body sends before it returns"),
-        },
-    }
+    common::within(Duration::from_secs(30), body)
 }
 
 /// A caller's digest and its signature (or error).

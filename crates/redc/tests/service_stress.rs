@@ -4,7 +4,9 @@
 //! request's latency. Every test runs under a watchdog, so that a deadlock fails it instead of
 //! hanging `cargo test`.
 
-use std::sync::mpsc::RecvTimeoutError;
+mod common;
+
+use common::within;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -14,28 +16,6 @@ use redc::mont::backend::Backend;
 use redc::rsa::sha2::{Digest, Sha256, Sha384, Sha512};
 use redc::rsa::{Error, HashAlg, InputFault, Pkcs1v15Sign, Pss, RsaPrivateKey, RsaPublicKey};
 use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig, ServiceStats};
-
-/// Runs `body` on its own thread and returns what it returns; fails if it takes longer than
-/// `limit` (a deadlocked service), and passes its panic on if it panics.
-fn within<T: Send + 'static>(limit: Duration, body: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let _ = tx.send(body());
-    });
-    match rx.recv_timeout(limit) {
-        Ok(value) => {
-            let _ = thread.join();
-            value
-        }
-        Err(RecvTimeoutError::Timeout) => {
-            panic!("watchdog: no answer within {limit:?}, the service hangs")
-        }
-        Err(RecvTimeoutError::Disconnected) => match thread.join() {
-            Err(panic) => std::panic::resume_unwind(panic),
-            Ok(()) => unreachable!("the body sends before it returns"),
-        },
-    }
-}
 
 /// The watchdog's bound for the stress tests (about 2 s on one core; a deadlock never ends).
 const STRESS_LIMIT: Duration = Duration::from_secs(300);

@@ -45,6 +45,32 @@ pub fn padded(x: &BigUint, len: usize) -> Vec<u8> {
     out
 }
 
+/// Runs `body` on its own thread and returns what it returns; fails if it takes longer than
+/// `limit` (a wedged service), and passes its panic on if it panics.
+pub fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    use std::sync::mpsc::RecvTimeoutError;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let _ = tx.send(body());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(value) => {
+            let _ = thread.join();
+            value
+        }
+        Err(RecvTimeoutError::Timeout) => {
+            panic!("watchdog: no answer within {limit:?}, the service hangs")
+        }
+        Err(RecvTimeoutError::Disconnected) => match thread.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the body sends before it returns"),
+        },
+    }
+}
+
 /// `R = W^s` for `s` limbs.
 pub fn r_of<W: Word>(s: usize) -> BigUint {
     BigUint::one() << (W::BITS as usize * s)
