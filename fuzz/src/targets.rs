@@ -375,9 +375,15 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             "ifma pair pow"
         );
     }
-    // The duo form in both register widths, each at its smallest count for the modulus.
+    // The duo form in both register widths, each at its smallest count for the modulus,
+    // squaring both ways.
     let need = ifma::digits_for_bits(m.bits());
-    for width in [ifma_duo::DuoWidth::W512, ifma_duo::DuoWidth::W256] {
+    let widths = [ifma_duo::DuoWidth::W512, ifma_duo::DuoWidth::W256];
+    let squarings = [
+        ifma_duo::DuoSquaring::Kernel,
+        ifma_duo::DuoSquaring::Product,
+    ];
+    for (width, squaring) in widths.into_iter().flat_map(|w| squarings.map(|q| (w, q))) {
         let Some(m52) = width
             .digit_counts()
             .iter()
@@ -401,11 +407,11 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
                 modulus: &m52,
             },
         ];
-        ifma_duo::pow_duo_in(token, &mut jobs, window, width);
+        ifma_duo::pow_duo_with(token, &mut jobs, window, width, squaring);
         assert_eq!(
             (from_limbs(&oa), from_limbs(&ob)),
             (want_a.clone(), want_b.clone()),
-            "ifma duo pow, {width:?}"
+            "ifma duo pow, {width:?}, {squaring:?}"
         );
     }
 }

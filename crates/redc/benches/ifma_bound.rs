@@ -271,10 +271,13 @@ mod imp {
                     continue;
                 };
                 let c = ifma_duo::multiply_adds(d, width).expect("a compiled count");
-                let madds = (
-                    per * c[0] as f64 + c[1] as f64 / 2.0,
-                    per * c[2] as f64 + c[3] as f64 / 2.0,
-                );
+                let product = per * c[2] as f64 + c[3] as f64 / 2.0;
+                // Squarings by the product kernel where the CPU-kind table says so.
+                let square = match ifma_duo::duo_squaring_for(d, &Forms::current()) {
+                    ifma_duo::DuoSquaring::Kernel => per * c[0] as f64 + c[1] as f64 / 2.0,
+                    ifma_duo::DuoSquaring::Product => product,
+                };
+                let madds = (square, product);
                 row(name, d, 2, Some(madds));
             }
             if let Some(d) = ifma::digits_for(bits) {

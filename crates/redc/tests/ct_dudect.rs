@@ -33,7 +33,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::exp::{binary, fixed};
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token};
-use redc::mont::backend::ifma_duo::DuoWidth;
+use redc::mont::backend::ifma_duo::{DuoSquaring, DuoWidth};
 use redc::mont::backend::{ifma_duo, ifma_pair, portable_kernel, Backend};
 use redc::mont::Modulus;
 
@@ -125,8 +125,11 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
     match form {
         "lanes" | "lanes, Karatsuba squaring" => ifma::pow_lanes(token, &mut jobs, 4),
         "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
-        "duo" => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W512),
-        _ => ifma_duo::pow_duo_in(token, &mut jobs, 4, DuoWidth::W256),
+        "duo" => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W512, DuoSquaring::Kernel),
+        "duo256" => {
+            ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W256, DuoSquaring::Kernel)
+        }
+        _ => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W256, DuoSquaring::Product),
     }
     black_box(&o0);
 }
@@ -208,6 +211,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ("pair", &lanes),
             ("duo", &duo),
             ("duo256", &duo256),
+            ("duo256, squaring by the product kernel", &duo256),
         ] {
             let mut i = 0;
             check(format!("ifma {form}"), &mut rng, &mut |class| {

@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::mont::backend::cpu::{CpuKind, Forms};
 use redc::mont::backend::ifma::{self, Modulus52, PowJob, Token, COMPILED_DIGITS, LANES};
-use redc::mont::backend::ifma_duo::{self, DuoWidth, DUO_DIGITS, DUO_DIGITS_256};
+use redc::mont::backend::ifma_duo::{self, DuoSquaring, DuoWidth, DUO_DIGITS, DUO_DIGITS_256};
 use redc::mont::backend::{portable_kernel, Backend};
 use redc::mont::Modulus;
 use redc::rsa::{
@@ -36,16 +36,16 @@ enum Form {
     Lanes,
     /// `ifma_pair::pow_pair`: one or two, each across its registers.
     Pair,
-    /// `ifma_duo::pow_duo_in`: one or two, sharing every register digit by digit, in
-    /// registers of the given width.
-    Duo(DuoWidth),
+    /// `ifma_duo::pow_duo_with`: one or two, sharing every register digit by digit, in
+    /// registers of the given width, squaring the given way.
+    Duo(DuoWidth, DuoSquaring),
 }
 
 fn run_form(token: Token, form: Form, jobs: &mut [PowJob<'_>], window: u32) {
     match form {
         Form::Lanes => ifma::pow_lanes(token, jobs, window),
         Form::Pair => redc::mont::backend::ifma_pair::pow_pair(token, jobs, window),
-        Form::Duo(width) => ifma_duo::pow_duo_in(token, jobs, window, width),
+        Form::Duo(width, squaring) => ifma_duo::pow_duo_with(token, jobs, window, width, squaring),
     }
 }
 
@@ -172,6 +172,18 @@ fn modulus52_rejects_too_few_or_too_many_digits() {
     assert_eq!(ifma_duo::duo_digits_for(1560, &zen4), Some(32));
     assert_eq!(ifma_duo::duo_digits_for(512, &zen4), Some(10));
     assert_eq!(ifma_duo::duo_digits_for(512, &zen5), Some(12));
+    // The duo squares by its product kernel up to 12 digits on Zen 4 only.
+    for d in [10, 12] {
+        assert_eq!(ifma_duo::duo_squaring_for(d, &zen4), DuoSquaring::Product);
+        assert_eq!(ifma_duo::duo_squaring_for(d, &zen5), DuoSquaring::Kernel);
+    }
+    for d in [14, 16, 20, 40] {
+        assert_eq!(ifma_duo::duo_squaring_for(d, &zen4), DuoSquaring::Kernel);
+    }
+    for kind in CpuKind::ALL {
+        let want = if kind == CpuKind::Zen4 { 12 } else { 0 };
+        assert_eq!(Forms::of(kind).duo_sqr_by_product_up_to, want, "{kind:?}");
+    }
     assert!(Modulus52::new(&m, 20).is_some());
     assert!(Modulus52::new(&m, 19).is_none(), "too few digits");
     assert!(Modulus52::new(&m, 21).is_some(), "more digits are correct");
@@ -200,11 +212,11 @@ fn each_form_refuses_a_digit_count_it_does_not_run() {
     for (form, digits) in [
         (Form::Lanes, 21),
         (Form::Lanes, 24),
-        (Form::Duo(DuoWidth::W512), 21),
-        (Form::Duo(DuoWidth::W512), 26),
-        (Form::Duo(DuoWidth::W512), 10),
-        (Form::Duo(DuoWidth::W256), 21),
-        (Form::Duo(DuoWidth::W256), 24),
+        (Form::Duo(DuoWidth::W512, DuoSquaring::Kernel), 21),
+        (Form::Duo(DuoWidth::W512, DuoSquaring::Kernel), 26),
+        (Form::Duo(DuoWidth::W512, DuoSquaring::Kernel), 10),
+        (Form::Duo(DuoWidth::W256, DuoSquaring::Kernel), 21),
+        (Form::Duo(DuoWidth::W256, DuoSquaring::Kernel), 24),
     ] {
         let (m, limbs) = if digits < 20 { (&small, 8) } else { (&m, 16) };
         let m52 = Modulus52::new(m, digits).unwrap();
@@ -258,7 +270,9 @@ fn duo_matches_num_bigint_at_every_duo_size() {
                         })
                         .collect();
                     let window = ifma::window_for(elen * 8, digits);
-                    check_call(token, Form::Duo(width), digits, &jobs, window);
+                    for sq in [DuoSquaring::Kernel, DuoSquaring::Product] {
+                        check_call(token, Form::Duo(width, sq), digits, &jobs, window);
+                    }
                 }
             }
         }
@@ -292,7 +306,9 @@ fn duo_every_window_and_all_ones_exponents() {
                     (n, b, e)
                 })
                 .collect();
-            check_call(token, Form::Duo(width), digits, &jobs, window);
+            for sq in [DuoSquaring::Kernel, DuoSquaring::Product] {
+                check_call(token, Form::Duo(width, sq), digits, &jobs, window);
+            }
         }
     }
 }
@@ -309,8 +325,8 @@ fn both_forms_refuse_calls_of_mixed_shapes() {
     for form in [
         Form::Lanes,
         Form::Pair,
-        Form::Duo(DuoWidth::W512),
-        Form::Duo(DuoWidth::W256),
+        Form::Duo(DuoWidth::W512, DuoSquaring::Kernel),
+        Form::Duo(DuoWidth::W256, DuoSquaring::Kernel),
     ] {
         // Exponents of two lengths, a window out of range, no job at all.
         for (exps, window) in [(vec![&long, &short], 5), (vec![&long], 0), (vec![], 5)] {

@@ -87,6 +87,23 @@
 //! multiplier's rate. Zen 5's 512-bit pipes and Intel's single 512-bit multiply-add port may
 //! rank the widths otherwise; the Intel kinds run the pair form for two primes anyway.
 //!
+//! The duo form's squaring ([`Forms::duo_sqr_by_product_up_to`],
+//! [`super::ifma_duo::duo_squaring_for`]):
+//!
+//! | kind | duo squarings by the product kernel |
+//! |---|---|
+//! | AMD Zen 4 | up to 12 digits (RSA-1024's primes) — measured |
+//! | every other kind | never: the squaring kernel at every size, as before — not measured |
+//!
+//! On the Zen 4 (family 25 model 17), whole duo exponentiations of two numbers (40 alternating
+//! rounds in one process, fastest and median µs, squaring kernel against product kernel): 10
+//! digits in 256-bit registers 42.3 / 43.2 against 40.3 / 41.1, 12 digits 57.1 / 59.6 against
+//! 54.4 / 57.4 (512-bit registers at 12: 57.1 against 52.4); level at 14 and 16 digits; from
+//! 20 digits the squaring kernel is faster (1 % at 20, 2–7 % at 30 and 40). The squaring
+//! kernel issues a fifth fewer multiply-adds but stores doubled copies of its number and
+//! blends them into every step, which small counts do not earn back. Kinds that run the
+//! multiply-adds faster relative to the stores may rank them otherwise.
+//!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
 
@@ -149,6 +166,9 @@ pub struct Forms {
     /// have kernels (0: never); counts only the 256-bit kernels have run there on every kind
     /// ([`super::ifma_duo::duo_width_for`]).
     pub duo_256_up_to: usize,
+    /// The duo form squares numbers of up to this many digits with its product kernel
+    /// instead of its squaring kernel (0: never; [`super::ifma_duo::duo_squaring_for`]).
+    pub duo_sqr_by_product_up_to: usize,
 }
 
 /// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
@@ -199,12 +219,19 @@ impl Forms {
             Zen4 => 16,
             _ => 0,
         };
+        // Measured on Zen 4 only (the product kernel faster at 10 and 12 digits, level at 14
+        // and 16, slower from 20); elsewhere the squaring kernel, as before.
+        let duo_sqr_by_product_up_to = match kind {
+            Zen4 => 12,
+            _ => 0,
+        };
         Forms {
             ifma_two_prime,
             mulx16,
             l1d_bytes: l1d_kib * 1024,
             lane_window,
             duo_256_up_to,
+            duo_sqr_by_product_up_to,
         }
     }
 

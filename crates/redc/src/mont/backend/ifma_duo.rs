@@ -51,10 +51,12 @@
 //! i+1's share `hi(a₀·bᵢ) + lo(a₀·bᵢ₊₁)` goes into `t₁'`. Squaring is dedicated: row `k`
 //! multiplies `aₖ` by the digits `j ≥ k` of `a` with the ones above `k` doubled (`2a` in 52-bit
 //! digits, `e`, as in [`super::ifma`]), registers wholly below the row skipped, so the
-//! product half of a squaring costs about half the multiply-adds of a product. Each result is
-//! normalised exactly (carries moved up until every digit is below 2^52, the ripple through
-//! runs of `2^52 − 1` on bit masks in general registers), since the multiply-adds read only
-//! the low 52 bits of their inputs.
+//! product half of a squaring costs about half the multiply-adds of a product; where the table
+//! of CPU kinds says so (Zen 4, up to 12 digits: [`duo_squaring_for`]) the squarings run on
+//! the product kernel instead, whose lack of stores and blends is worth more there than the
+//! multiply-adds it adds. Each result is normalised exactly (carries moved up until every
+//! digit is below 2^52, the ripple through runs of `2^52 − 1` on bit masks in general
+//! registers), since the multiply-adds read only the low 52 bits of their inputs.
 //!
 //! The kernels are assembly written by `build.rs` (one block per operation and digit count,
 //! steps unrolled, registers fixed), because the instruction order is part of the design and
@@ -117,6 +119,18 @@ impl DuoWidth {
             DuoWidth::W256 => &DUO_DIGITS_256,
         }
     }
+}
+
+/// How the duo form squares. Both give the same result; the choice is a matter of speed,
+/// made per CPU kind and digit count ([`duo_squaring_for`], `mont::backend::cpu`'s table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DuoSquaring {
+    /// The dedicated squaring kernel: about a fifth fewer multiply-adds than a product, for
+    /// the doubled copies of the number it stores and the blends that read them.
+    Kernel,
+    /// The product kernel with both factors the same number: more multiply-adds, none of the
+    /// squaring's stores and blends.
+    Product,
 }
 
 /// One digit count's kernels at one width.
@@ -257,6 +271,16 @@ pub fn duo_width_for(digits: usize, forms: &Forms) -> Option<DuoWidth> {
     }
 }
 
+/// How the duo form squares `digits`-digit numbers on CPUs with `forms`: by the product
+/// kernel up to [`Forms::duo_sqr_by_product_up_to`] digits, by the squaring kernel above.
+pub fn duo_squaring_for(digits: usize, forms: &Forms) -> DuoSquaring {
+    if digits <= forms.duo_sqr_by_product_up_to {
+        DuoSquaring::Product
+    } else {
+        DuoSquaring::Kernel
+    }
+}
+
 /// `out = base^exp mod modulus` for one or two jobs (two-prime CRT halves), both in every
 /// register (see the module documentation), in constant time, with a `window`-bit fixed
 /// window (`1..=8`), in the registers [`duo_width_for`] names for the running CPU. Both
@@ -270,13 +294,27 @@ pub fn pow_duo(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
 
 /// [`pow_duo`] in registers of the given width. The digit count MUST be one `width` runs
 /// (panics otherwise).
-pub fn pow_duo_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, width: DuoWidth) {
+pub fn pow_duo_in(token: Token, jobs: &mut [PowJob<'_>], window: u32, width: DuoWidth) {
+    let l = jobs.first().map_or(0, |j| j.modulus.digits());
+    let squaring = duo_squaring_for(l, &Forms::current());
+    pow_duo_with(token, jobs, window, width, squaring);
+}
+
+/// [`pow_duo_in`] with the squarings done as `squaring` says (for the tests and benchmarks
+/// that compare both ways; the result is the same).
+pub fn pow_duo_with(
+    _: Token,
+    jobs: &mut [PowJob<'_>],
+    window: u32,
+    width: DuoWidth,
+    squaring: DuoSquaring,
+) {
     let (kit, inputs) = stage(jobs, width);
     let exp_digits = exp_digit_rows(jobs, 2, window);
     let mut result = Zeroizing::new(Duo::ZERO);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; the kit's kernels are
     // compiled for its digit count (stage).
-    unsafe { duo_core(kit, &mut result, &inputs, &exp_digits, window) };
+    unsafe { duo_core(kit, &mut result, &inputs, &exp_digits, window, squaring) };
     finish(jobs, &result, kit.l);
 }
 
@@ -397,7 +435,14 @@ unsafe fn mul(kit: Kit, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &m
 /// # Safety
 /// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn duo_core(kit: Kit, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64], window: u32) {
+unsafe fn duo_core(
+    kit: Kit,
+    out: &mut Duo,
+    inputs: &Inputs,
+    exp_digits: &[u64],
+    window: u32,
+    squaring: DuoSquaring,
+) {
     let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
     let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
     let mut one = Duo::ZERO;
@@ -437,7 +482,17 @@ unsafe fn duo_core(kit: Kit, out: &mut Duo, inputs: &Inputs, exp_digits: &[u64],
                 select(kit.l, &mut sel, &table, row);
                 // SAFETY: as above.
                 unsafe {
-                    sqr_run(kit, acc, &c, &mut scratch, window as usize);
+                    match squaring {
+                        DuoSquaring::Kernel => {
+                            sqr_run(kit, acc, &c, &mut scratch, window as usize);
+                        }
+                        DuoSquaring::Product => {
+                            for _ in 0..window {
+                                mul(kit, tmp, &c, acc, acc, &mut scratch);
+                                core::mem::swap(&mut acc, &mut tmp);
+                            }
+                        }
+                    }
                     mul(kit, tmp, &c, acc, &sel, &mut scratch);
                 }
                 core::mem::swap(&mut acc, &mut tmp);
