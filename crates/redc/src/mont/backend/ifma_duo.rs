@@ -292,8 +292,8 @@ pub fn pow_duo(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
     pow_duo_in(token, jobs, window, width);
 }
 
-/// [`pow_duo`] in registers of the given width. The digit count MUST be one `width` runs
-/// (panics otherwise).
+/// [`pow_duo`] in registers of the given width, squaring as [`duo_squaring_for`] says for the
+/// running CPU. The digit count MUST be one `width` runs (panics otherwise).
 pub fn pow_duo_in(token: Token, jobs: &mut [PowJob<'_>], window: u32, width: DuoWidth) {
     let l = jobs.first().map_or(0, |j| j.modulus.digits());
     let squaring = duo_squaring_for(l, &Forms::current());
