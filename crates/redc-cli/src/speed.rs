@@ -18,6 +18,7 @@ use redc::rsa::{rand_core::RngCore, OsRng};
 use redc::word::Word;
 
 use crate::rsa_speed::{self, Row, Subject};
+use crate::tables::machine::Machine;
 use crate::tables::measure::median;
 use crate::CliError;
 
@@ -42,7 +43,9 @@ pub struct Args {
     /// Measuring time per figure, in seconds (0 < S <= 60); split into alternating rounds.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     seconds: Option<f64>,
-    /// Print the results as JSON: {"results": [{"bits", "primes", "backend", "sign_per_s", "verify_per_s", ...}]}.
+    /// Print the results as JSON: {"machine": {"cpu", "cpu_family", "cpu_model", "cpu_kind",
+    /// "active_backend", "openssl", ...}, "results": [{"bits", "primes", "backend",
+    /// "sign_per_s", "verify_per_s", ...}]}. The CPU line also goes to standard error.
     #[arg(long)]
     json: bool,
     /// Also run `openssl speed` for the same sizes, alternately with redc, and report the ratio.
@@ -95,9 +98,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         };
         return crate::io::write_output(None, text.as_bytes(), false);
     }
-    let rows = rsa_rows(&args)?;
+    let mut machine = Machine::detect(false);
+    let (rows, openssl) = rsa_rows(&args, &machine)?;
+    machine.openssl = openssl;
     let text = if args.json {
-        serde_json::to_string_pretty(&serde_json::json!({ "results": rows }))
+        let doc = serde_json::json!({ "machine": machine, "results": rows });
+        serde_json::to_string_pretty(&doc)
             .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?
             + "\n"
     } else {
@@ -106,8 +112,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     crate::io::write_output(None, text.as_bytes(), false)
 }
 
-/// Measures every requested size, alternating with OpenSSL when asked.
-fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
+/// Measures every requested size, alternating with OpenSSL when asked; returns the rows and
+/// the version line of the OpenSSL compared with, if any.
+fn rsa_rows(args: &Args, machine: &Machine) -> Result<(Vec<Row>, Option<String>), CliError> {
     if args.bits.is_empty() {
         return Err(CliError::usage("--bits: give at least one key size"));
     }
@@ -126,14 +133,17 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
         }
     }
     let backend = crate::cli_error::active_backend()?;
+    eprintln!("redc speed: {}, backend {backend}", machine.cpu_line());
     let openssl = match (&args.openssl, args.vs_openssl) {
         (Some(p), _) => Some(p.clone()),
         (None, true) => Some(PathBuf::from("openssl")),
         (None, false) => None,
     };
+    let mut version = None;
     if let Some(path) = &openssl {
-        let version = rsa_speed::openssl_version(path)?;
-        eprintln!("redc speed: comparing with {version} ({})", path.display());
+        let v = rsa_speed::openssl_version(path)?;
+        eprintln!("redc speed: comparing with {v} ({})", path.display());
+        version = Some(v);
     }
     let seconds = args.seconds.unwrap_or(1.0);
     let round = Duration::from_secs_f64(seconds / ROUNDS as f64);
@@ -243,7 +253,7 @@ fn rsa_rows(args: &Args) -> Result<Vec<Row>, CliError> {
         rows.push(row);
         rows.extend(extra);
     }
-    Ok(rows)
+    Ok((rows, version))
 }
 
 /// `(threads, clients)` of the service rows, if `--threads` or `--clients` asks for them.

@@ -40,6 +40,23 @@ fn json_rows_have_the_documented_keys() {
         assert!(row["verify_per_s"].as_f64().unwrap() > row["sign_per_s"].as_f64().unwrap());
         assert!(row.get("openssl_sign_per_s").is_none());
     }
+    // The machine the figures belong to: the CPU as /proc/cpuinfo names it, the kind the
+    // kernels dispatch on and the backend in force (also on standard error, for the table).
+    let m = &v["machine"];
+    let cpu = m["cpu"].as_str().expect("machine.cpu");
+    assert!(!cpu.is_empty());
+    let kind = m["cpu_kind"].as_str().expect("machine.cpu_kind");
+    let backend = m["active_backend"]
+        .as_str()
+        .expect("machine.active_backend");
+    assert_eq!(backend, rows[0]["backend"].as_str().unwrap());
+    assert!(m["openssl"].is_null(), "no OpenSSL was compared");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{cpu} (")) && stderr.contains(kind),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("backend {backend}")), "{stderr}");
 }
 
 #[test]
@@ -216,6 +233,9 @@ fn races_openssl_and_reports_the_ratio() {
     assert!(theirs > 0.0);
     assert!((row["sign_ratio"].as_f64().unwrap() - ours / theirs).abs() < 1e-9);
     assert!(row["verify_ratio"].as_f64().unwrap() > 0.0);
+    // The OpenSSL compared with, as its `version` names itself.
+    let version = v["machine"]["openssl"].as_str().expect("machine.openssl");
+    assert!(version.starts_with("OpenSSL "), "{version}");
 }
 
 /// A short 1024-bit run compared with the program at `openssl`.

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use redc::mont::backend::cpu::CpuKind;
 use redc::mont::backend::Backend;
 
 /// Where the figures come from.
@@ -9,6 +10,12 @@ use redc::mont::backend::Backend;
 pub struct Machine {
     /// CPU model (`model name` of `/proc/cpuinfo`).
     pub cpu: String,
+    /// `cpu family` of `/proc/cpuinfo` (x86), where it exists.
+    pub cpu_family: Option<u32>,
+    /// `model` of `/proc/cpuinfo` (x86), where it exists.
+    pub cpu_model: Option<u32>,
+    /// The CPU kind redc's kernels dispatch on (`redc::mont::backend::cpu::CpuKind`).
+    pub cpu_kind: String,
     /// Logical cores.
     pub cores: usize,
     /// Operating system and kernel.
@@ -41,8 +48,12 @@ impl Machine {
         } else {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         };
+        let number = |key: &str| cpuinfo_field(&cpuinfo, key).and_then(|v| v.parse().ok());
         Machine {
             cpu,
+            cpu_family: number("cpu family"),
+            cpu_model: number("model"),
+            cpu_kind: CpuKind::current().name().to_string(),
             cores,
             os: os_name(),
             arch: std::env::consts::ARCH.to_string(),
@@ -58,11 +69,20 @@ impl Machine {
         }
     }
 
-    /// One line for the report: `AMD EPYC, 2 logical cores, Debian 12 (Linux 6.1), x86_64`.
+    /// The CPU in one phrase: `AMD EPYC (family 25 model 17, AMD Zen 4)`.
+    pub fn cpu_line(&self) -> String {
+        match (self.cpu_family, self.cpu_model) {
+            (Some(f), Some(m)) => format!("{} (family {f} model {m}, {})", self.cpu, self.cpu_kind),
+            _ => format!("{} ({})", self.cpu, self.cpu_kind),
+        }
+    }
+
+    /// One line for the report: `AMD EPYC (family 25 model 17, AMD Zen 4), 2 logical cores,
+    /// Debian 12 (Linux 6.1), x86_64`.
     pub fn summary(&self) -> String {
         format!(
             "{}, {} logical core{}, {}, {}",
-            self.cpu,
+            self.cpu_line(),
             self.cores,
             if self.cores == 1 { "" } else { "s" },
             self.os,
@@ -108,5 +128,18 @@ mod tests {
             Some("Some CPU @ 3GHz")
         );
         assert_eq!(cpuinfo_field(text, "Hardware"), None);
+    }
+
+    #[test]
+    fn the_cpu_line_names_family_model_and_kind() {
+        let mut m = Machine::detect(false);
+        m.cpu = "AMD EPYC".into();
+        m.cpu_kind = "AMD Zen 4".into();
+        m.cpu_family = Some(25);
+        m.cpu_model = Some(17);
+        assert_eq!(m.cpu_line(), "AMD EPYC (family 25 model 17, AMD Zen 4)");
+        m.cpu_model = None;
+        assert_eq!(m.cpu_line(), "AMD EPYC (AMD Zen 4)");
+        assert!(m.summary().starts_with("AMD EPYC (AMD Zen 4), "));
     }
 }

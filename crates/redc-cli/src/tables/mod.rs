@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::CliError;
 
 mod kernels;
-mod machine;
+pub(crate) mod machine;
 pub(crate) mod measure;
 mod modexp;
 mod openssl;
