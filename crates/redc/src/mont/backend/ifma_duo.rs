@@ -75,7 +75,10 @@
 //! against 591 at 20; 30 digits in the registers of 32 (`ifma_bound`, the cleanest of three
 //! runs) 1,163 against 1,223 for 32 digits the day before. The multiplier would allow about 17
 //! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
-//! digits; the rest is the chain under load and the normalisation (about 60 cycles).
+//! digits. The rest is the other vector instructions issued beside them (additions, loads,
+//! the squaring's blends, the shifts) and the normalisation (about 60 cycles), not the
+//! quotient's chain: with the quotients made independent of the frame (timing only) the
+//! kernels ran level from 20 digits up (docs/performance.md, session five).
 //!
 //! Constant time: every loop bound, mask and address depends on `L`, the window and the
 //! exponent's length only; the table is read by a scan over all entries under per-number
