@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use redc::rsa::OsRng;
 use redc::rsa::{Oaep, Pkcs1v15Encrypt};
 
-use crate::io::{load_key, parse_hex, read_input, write_output};
+use crate::io::{is_stdio, load_key, parse_hex, read_input, reads_stdin, stdin_once, write_output};
 use crate::sign::parse_hash;
 use crate::CliError;
 
@@ -21,7 +21,7 @@ pub enum EncPadding {
 /// Arguments of `redc encrypt` and `redc decrypt`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The key: public or private for encrypt, private for decrypt.
+    /// The key: public or private for encrypt, private for decrypt; `-` reads it from standard input.
     #[arg(long)]
     pub key: PathBuf,
     /// Padding scheme.
@@ -33,10 +33,10 @@ pub struct Args {
     /// OAEP label, in hex (default: empty).
     #[arg(long)]
     pub label: Option<String>,
-    /// Input file (default: standard input).
+    /// Input file, or `-` for standard input (the default).
     #[arg(long = "in")]
     pub input: Option<PathBuf>,
-    /// Output file (default: standard output).
+    /// Output file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -66,6 +66,10 @@ fn check_options(args: &Args) -> Result<(), CliError> {
 /// Runs `redc encrypt`.
 pub fn run_encrypt(args: Args) -> Result<(), CliError> {
     check_options(&args)?;
+    stdin_once(&[
+        ("--key", is_stdio(&args.key)),
+        ("--in", reads_stdin(args.input.as_deref())),
+    ])?;
     let key = load_key(&args.key)?;
     let msg = read_input(args.input.as_deref())?;
     let public = key.public();
@@ -92,6 +96,10 @@ pub fn run_encrypt(args: Args) -> Result<(), CliError> {
 /// Runs `redc decrypt`.
 pub fn run_decrypt(args: Args) -> Result<(), CliError> {
     check_options(&args)?;
+    stdin_once(&[
+        ("--key", is_stdio(&args.key)),
+        ("--in", reads_stdin(args.input.as_deref())),
+    ])?;
     let key = load_key(&args.key)?;
     let key = key.private("decrypt")?;
     let ct = read_input(args.input.as_deref())?;

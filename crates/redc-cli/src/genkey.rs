@@ -33,7 +33,7 @@ pub struct Args {
     /// Public exponent, decimal or 0x-hex; odd and at least 3.
     #[arg(long, default_value = "65537")]
     pub exponent: String,
-    /// Output file (default: standard output).
+    /// Output file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Container format.

@@ -8,9 +8,14 @@ use redc::rsa::{EncodingFault, KeyFormat, RsaPrivateKey, RsaPublicKey};
 
 use crate::CliError;
 
-/// Reads `path`, or stdin when `None`.
+/// Whether `path` is `-`, which names standard input or output (as in `openssl`).
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads `path`, or stdin when `None` or `-`.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
-    match path {
+    match path.filter(|p| !is_stdio(p)) {
         Some(p) => {
             fs::read(p).map_err(|e| CliError::failure(format!("cannot read {}: {e}", p.display())))
         }
@@ -25,9 +30,10 @@ pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, CliError> {
 }
 
 /// Writes `data` to `path` (mode 0600 when `secret`, on Unix, also when the file existed with
-/// wider permissions: they are narrowed before anything is written), or stdout when `None`.
+/// wider permissions: they are narrowed before anything is written), or stdout when `None` or
+/// `-`.
 pub fn write_output(path: Option<&PathBuf>, data: &[u8], secret: bool) -> Result<(), CliError> {
-    match path {
+    match path.filter(|p| !is_stdio(p)) {
         Some(p) => {
             let mut opts = fs::OpenOptions::new();
             opts.write(true).create(true).truncate(true);
@@ -91,9 +97,37 @@ impl Key {
 /// Loads a key in PEM or DER, PKCS#1, PKCS#8 or SPKI, detected automatically; an error names
 /// the file, the format detected and what is wrong.
 pub fn load_key(path: &Path) -> Result<Key, CliError> {
-    let bytes = fs::read(path)
-        .map_err(|e| CliError::failure(format!("cannot read {}: {e}", path.display())))?;
-    parse_key(&bytes).map_err(|msg| CliError::failure(format!("{}: {msg}", path.display())))
+    let bytes = read_input(Some(path))?;
+    let name = if is_stdio(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    };
+    parse_key(&bytes).map_err(|msg| CliError::failure(format!("{name}: {msg}")))
+}
+
+/// Refuses (a usage error, before anything is read) a command that would read standard input
+/// for more than one thing: `uses` pairs each option with whether it reads standard input
+/// (`-`, or left out where that means standard input).
+pub fn stdin_once(uses: &[(&str, bool)]) -> Result<(), CliError> {
+    let readers: Vec<&str> = uses.iter().filter(|u| u.1).map(|u| u.0).collect();
+    if readers.len() > 1 {
+        let (verb, advice) = if readers.len() == 2 {
+            ("both", "one of them")
+        } else {
+            ("all", "all but one of them")
+        };
+        return Err(CliError::usage(format!(
+            "{} cannot {verb} read standard input: give {advice} as a file",
+            readers.join(" and ")
+        )));
+    }
+    Ok(())
+}
+
+/// Whether an optional input (`--in`) reads standard input: left out, or `-`.
+pub fn reads_stdin(path: Option<&Path>) -> bool {
+    path.is_none_or(is_stdio)
 }
 
 /// The key in `bytes`: PEM by its label, DER by its structure (the library's detection).

@@ -10,10 +10,10 @@ use crate::CliError;
 /// Arguments of `redc pubkey`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A private or public key (PEM or DER; PKCS#1, PKCS#8 or SPKI).
+    /// A private or public key (PEM or DER; PKCS#1, PKCS#8 or SPKI); `-` reads it from standard input.
     #[arg(long)]
     pub key: PathBuf,
-    /// Output file (default: standard output).
+    /// Output file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write DER instead of PEM.

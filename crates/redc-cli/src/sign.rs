@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use redc::rsa::OsRng;
 use redc::rsa::{HashAlg, Pkcs1v15Sign, Pss};
 
-use crate::io::{load_key, read_input, write_output};
+use crate::io::{is_stdio, load_key, read_input, reads_stdin, stdin_once, write_output};
 use crate::CliError;
 
 /// Signature padding.
@@ -21,7 +21,7 @@ pub enum SigPadding {
 /// Arguments of `redc sign`.
 #[derive(clap::Args, Debug)]
 pub struct SignArgs {
-    /// The private key (PEM or DER; PKCS#1 or PKCS#8).
+    /// The private key (PEM or DER; PKCS#1 or PKCS#8); `-` reads it from standard input.
     #[arg(long)]
     pub key: PathBuf,
     /// Padding scheme.
@@ -30,10 +30,10 @@ pub struct SignArgs {
     /// Hash: sha1, sha224, sha256, sha384 or sha512.
     #[arg(long, default_value = "sha256")]
     pub hash: String,
-    /// The message (default: standard input).
+    /// The message file, or `-` for standard input (the default).
     #[arg(long = "in")]
     pub input: Option<PathBuf>,
-    /// The signature file (default: standard output).
+    /// The signature file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -41,10 +41,10 @@ pub struct SignArgs {
 /// Arguments of `redc verify`.
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// A public or private key (PEM or DER; PKCS#1, PKCS#8 or SPKI).
+    /// A public or private key (PEM or DER; PKCS#1, PKCS#8 or SPKI); `-` reads it from standard input.
     #[arg(long)]
     pub key: PathBuf,
-    /// The signature file.
+    /// The signature file, or `-` for standard input.
     #[arg(long)]
     pub sig: PathBuf,
     /// Padding scheme.
@@ -53,7 +53,7 @@ pub struct VerifyArgs {
     /// Hash: sha1, sha224, sha256, sha384 or sha512.
     #[arg(long, default_value = "sha256")]
     pub hash: String,
-    /// The message (default: standard input).
+    /// The message file, or `-` for standard input (the default).
     #[arg(long = "in")]
     pub input: Option<PathBuf>,
 }
@@ -70,6 +70,10 @@ pub fn parse_hash(name: &str) -> Result<HashAlg, CliError> {
 /// Runs `redc sign`.
 pub fn run_sign(args: SignArgs) -> Result<(), CliError> {
     let hash = parse_hash(&args.hash)?;
+    stdin_once(&[
+        ("--key", is_stdio(&args.key)),
+        ("--in", reads_stdin(args.input.as_deref())),
+    ])?;
     let key = load_key(&args.key)?;
     let key = key.private("sign")?;
     let msg = read_input(args.input.as_deref())?;
@@ -87,6 +91,11 @@ pub fn run_sign(args: SignArgs) -> Result<(), CliError> {
 /// Runs `redc verify`: prints `Verified OK` (exit 0) or `Verification failure` (exit 1).
 pub fn run_verify(args: VerifyArgs) -> Result<ExitCode, CliError> {
     let hash = parse_hash(&args.hash)?;
+    stdin_once(&[
+        ("--key", is_stdio(&args.key)),
+        ("--sig", is_stdio(&args.sig)),
+        ("--in", reads_stdin(args.input.as_deref())),
+    ])?;
     let key = load_key(&args.key)?;
     let sig = read_input(Some(&args.sig))?;
     let msg = read_input(args.input.as_deref())?;

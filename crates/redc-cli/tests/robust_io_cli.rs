@@ -2,7 +2,8 @@
 //! blank lines around it (as `openssl -text` and PKCS#12 export write it), an output that
 //! cannot be written (a full disk, a closed pipe), options that are wrong before any file is
 //! read, a key too small for OAEP with the hash asked for, `--mont` given options it does not
-//! take, and a private key written over an existing, world-readable file.
+//! take, a private key written over an existing, world-readable file, and `-` for standard
+//! input or output.
 
 mod common;
 use common::{redc, redc_stdin_open};
@@ -230,4 +231,81 @@ fn private_key_over_an_existing_file_is_made_private() {
     let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     assert!(fs::read_to_string(&path).unwrap().contains("PRIVATE KEY"));
+}
+
+/// `-` names standard input for `--in`, `--key` and `--sig`, and standard output for `--out`,
+/// as in `openssl`; a command that would read standard input twice is refused before it reads.
+#[test]
+fn dash_is_standard_input_or_output() {
+    let dir = TempDir::new().unwrap();
+    let (path, pem) = key(&dir);
+    let msg = dir.path().join("msg");
+    fs::write(&msg, b"message").unwrap();
+    let reference = redc(&["sign", "--key", s(&path), "--in", s(&msg)], b"");
+    assert!(reference.status.success());
+    let dashed = redc(
+        &["sign", "--key", s(&path), "--in", "-", "--out", "-"],
+        b"message",
+    );
+    assert!(dashed.status.success());
+    assert_eq!(dashed.stdout, reference.stdout);
+    let sig = dir.path().join("sig");
+    fs::write(&sig, &reference.stdout).unwrap();
+    for (args, stdin) in [
+        (
+            vec!["verify", "--key", "-", "--sig", s(&sig), "--in", s(&msg)],
+            pem.as_bytes(),
+        ),
+        (
+            vec!["verify", "--key", s(&path), "--sig", "-", "--in", s(&msg)],
+            &reference.stdout[..],
+        ),
+        (
+            vec!["verify", "--key", s(&path), "--sig", s(&sig), "--in", "-"],
+            &b"message"[..],
+        ),
+    ] {
+        let out = redc(&args, stdin);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, b"Verified OK\n", "{args:?}");
+    }
+    let signed = redc(&["sign", "--key", "-", "--in", s(&msg)], pem.as_bytes());
+    assert_eq!(signed.stdout, reference.stdout);
+    let public = redc(&["pubkey", "--key", "-", "--out", "-"], pem.as_bytes());
+    assert!(public.stdout.starts_with(b"-----BEGIN PUBLIC KEY-----"));
+    let ct = redc(&["encrypt", "--key", "-", "--in", s(&msg)], pem.as_bytes());
+    assert!(ct.status.success());
+    let pt = redc(
+        &["decrypt", "--key", s(&path), "--in", "-", "--out", "-"],
+        &ct.stdout,
+    );
+    assert_eq!(pt.stdout, b"message");
+
+    // Two readers of standard input: a usage error naming both, before anything is read.
+    for (args, names) in [
+        (vec!["sign", "--key", "-"], "--key and --in"),
+        (vec!["sign", "--key", "-", "--in", "-"], "--key and --in"),
+        (
+            vec!["verify", "--key", s(&path), "--sig", "-"],
+            "--sig and --in",
+        ),
+        (
+            vec!["verify", "--key", "-", "--sig", "-", "--in", "-"],
+            "--key and --sig and --in",
+        ),
+        (vec!["encrypt", "--key", "-"], "--key and --in"),
+        (vec!["decrypt", "--key", "-", "--in", "-"], "--key and --in"),
+    ] {
+        let out = redc_stdin_open(&args, std::time::Duration::from_secs(20));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(names) && err.contains("standard input"),
+            "{args:?}: {err}"
+        );
+    }
 }
