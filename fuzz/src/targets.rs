@@ -40,6 +40,21 @@ pub fn fixed_key() -> &'static RsaPrivateKey {
 
 /// Key parsing in every format; an accepted key must re-encode and decode to itself.
 pub fn parse_key(data: &[u8]) {
+    // Encrypted PKCS#8 with a fixed password, where the input's password hashing is cheap (a
+    // file asking for up to the library's limits is valid, but would take seconds per run).
+    if cheap_kdf(data) {
+        if let Ok(k) = RsaPrivateKey::from_der_with_password(data, b"fuzz") {
+            check_private(&k);
+        }
+    }
+    if let Ok(s) = std::str::from_utf8(data) {
+        let der = redc::rsa::pkcs8::der::pem::decode_vec(s.as_bytes()).map(|(_, d)| d);
+        if der.is_ok_and(|d| cheap_kdf(&d)) {
+            if let Ok(k) = RsaPrivateKey::from_pem_with_password(s, b"fuzz") {
+                check_private(&k);
+            }
+        }
+    }
     if let Ok(k) = RsaPrivateKey::from_pkcs1_der(data) {
         check_private(&k);
     }
@@ -65,6 +80,26 @@ pub fn parse_key(data: &[u8]) {
         if let Ok(k) = RsaPublicKey::from_public_key_pem(s) {
             check_public(&k);
         }
+    }
+}
+
+/// Whether `der` is not an EncryptedPrivateKeyInfo, or is one whose password hashing costs at
+/// most 10,000 PBKDF2 iterations or 1 MiB of scrypt.
+fn cheap_kdf(der: &[u8]) -> bool {
+    use redc::rsa::pkcs8::pkcs5::pbes2::Kdf;
+    use redc::rsa::pkcs8::EncryptedPrivateKeyInfo;
+    let Ok(info) = EncryptedPrivateKeyInfo::try_from(der) else {
+        return true;
+    };
+    match info.encryption_algorithm.pbes2().map(|p| &p.kdf) {
+        Some(Kdf::Pbkdf2(p)) => p.iteration_count <= 10_000,
+        Some(Kdf::Scrypt(p)) => {
+            let mem = 128u64
+                .saturating_mul(u64::from(p.block_size))
+                .saturating_mul(p.cost_parameter);
+            mem.saturating_mul(u64::from(p.parallelization)) <= 1 << 20
+        }
+        _ => true,
     }
 }
 

@@ -332,8 +332,28 @@ pub enum EncodingFault {
     EmptyOtherPrimeInfos,
     /// The PEM label names none of the four RSA key formats.
     PemLabel,
-    /// An `ENCRYPTED PRIVATE KEY`: encrypted PKCS#8 is not supported; decrypt it first.
+    /// An encrypted private key read without a password: an `ENCRYPTED PRIVATE KEY` (PKCS#8
+    /// EncryptedPrivateKeyInfo, which [`RsaPrivateKey::from_pem_with_password`] reads) or
+    /// OpenSSL's traditional encrypted PEM (`Proc-Type: 4,ENCRYPTED`).
+    ///
+    /// [`RsaPrivateKey::from_pem_with_password`]: crate::rsa::RsaPrivateKey::from_pem_with_password
     Encrypted,
+    /// OpenSSL's traditional PEM encryption (`Proc-Type: 4,ENCRYPTED`, a key derived by MD5),
+    /// which redc does not decrypt: convert the key to encrypted PKCS#8 first.
+    LegacyEncrypted,
+    /// A password was given for a private key that is not encrypted.
+    NotEncrypted,
+    /// The PKCS#8 EncryptedPrivateKeyInfo does not parse: the DER decoder's error.
+    EncryptedDer(der::Error),
+    /// The key is encrypted with a scheme redc does not decrypt (it reads PBES2: PBKDF2 with
+    /// HMAC-SHA1 or SHA-2, or scrypt, with AES-CBC or 3DES-CBC; not PBES1, single DES or RC2).
+    EncryptionScheme,
+    /// Decryption failed: a wrong password, or a damaged encrypted key.
+    Decryption,
+    /// The key's password hashing asks for more work or memory than redc allows
+    /// ([`MAX_PBKDF2_ITERATIONS`](crate::rsa::MAX_PBKDF2_ITERATIONS),
+    /// [`MAX_SCRYPT_BYTES`](crate::rsa::MAX_SCRYPT_BYTES)).
+    KdfCost,
     /// A private key was asked for and the data is a public key of `format` (or the
     /// reverse).
     WrongKind {
@@ -587,8 +607,30 @@ impl fmt::Display for EncodingFault {
                  or PUBLIC KEY)",
             ),
             EncodingFault::Encrypted => f.write_str(
-                "encrypted private keys (ENCRYPTED PRIVATE KEY) are not supported; decrypt it \
-                 first (openssl pkcs8 -in key.pem -out plain.pem)",
+                "the private key is encrypted (ENCRYPTED PRIVATE KEY, or PEM with Proc-Type: \
+                 4,ENCRYPTED): read encrypted PKCS#8 with its password",
+            ),
+            EncodingFault::LegacyEncrypted => f.write_str(
+                "OpenSSL's traditional PEM encryption (Proc-Type: 4,ENCRYPTED) is not \
+                 supported: convert the key to encrypted PKCS#8 (openssl pkcs8 -topk8 -v2 \
+                 aes-256-cbc -in key.pem -out key8.pem)",
+            ),
+            EncodingFault::NotEncrypted => {
+                f.write_str("a password was given but the private key is not encrypted")
+            }
+            EncodingFault::EncryptedDer(e) => {
+                write!(f, "malformed PKCS#8 EncryptedPrivateKeyInfo: {e}")
+            }
+            EncodingFault::EncryptionScheme => f.write_str(
+                "the key's encryption scheme is not supported (redc decrypts PBES2: PBKDF2 or \
+                 scrypt, with AES-CBC or 3DES-CBC)",
+            ),
+            EncodingFault::Decryption => {
+                f.write_str("decryption failed: wrong password, or a damaged encrypted key")
+            }
+            EncodingFault::KdfCost => f.write_str(
+                "the key's password hashing asks for more than redc allows (PBKDF2 above \
+                 10,000,000 iterations, or scrypt above 256 MiB)",
             ),
             EncodingFault::WrongKind { format } if format.is_private() => {
                 write!(

@@ -64,8 +64,8 @@ pub use error::{
     EncodingFault, Error, ExponentFault, InputFault, KeyFault, KeyFormat, ParameterFault, Result,
 };
 pub use key::{
-    default_kernel, max_primes, PrivateMode, RsaPrivateKey, RsaPublicKey, MAX_BITS, MIN_GEN_BITS,
-    MIN_IMPORT_BITS,
+    default_kernel, max_primes, PrivateMode, RsaPrivateKey, RsaPublicKey, MAX_BITS,
+    MAX_PBKDF2_ITERATIONS, MAX_SCRYPT_BYTES, MIN_GEN_BITS, MIN_IMPORT_BITS, PBKDF2_ITERATIONS,
 };
 pub use keygen::{DEFAULT_EXPONENT, MAX_GEN_EXPONENT_BITS};
 pub use uint::BoxedUint;

@@ -25,6 +25,8 @@
 
 use alloc::vec::Vec;
 
+use rand_core::CryptoRngCore;
+
 use der::asn1::{BitStringRef, UintRef};
 use der::{Decode, Encode, SecretDocument};
 use pkcs1::OtherPrimeInfo;
@@ -92,6 +94,57 @@ impl From<der::Error> for Error {
     fn from(e: der::Error) -> Self {
         Error::Encoding(EncodingFault::Asn1(e))
     }
+}
+
+/// PBKDF2 iterations [`RsaPrivateKey::to_encrypted_pem`] uses: OWASP's 2023 figure for
+/// PBKDF2-HMAC-SHA256 (about a quarter of a second to write or read a key on a current core).
+pub const PBKDF2_ITERATIONS: u32 = 600_000;
+
+/// The most PBKDF2 iterations an encrypted key may ask for (about four seconds); more is
+/// refused as [`EncodingFault::KdfCost`] before any work.
+pub const MAX_PBKDF2_ITERATIONS: u32 = 10_000_000;
+
+/// The most memory scrypt may ask for (`128·r·N` bytes, 256 MiB; and `128·r·N·p` at most four
+/// times that); more is refused as [`EncodingFault::KdfCost`] before any work.
+pub const MAX_SCRYPT_BYTES: u64 = 1 << 28;
+
+/// Refuses password hashing whose cost is beyond [`MAX_PBKDF2_ITERATIONS`] or
+/// [`MAX_SCRYPT_BYTES`].
+fn kdf_within_limits(kdf: &pkcs8::pkcs5::pbes2::Kdf<'_>) -> Result<(), Error> {
+    use pkcs8::pkcs5::pbes2::Kdf;
+    let ok = match kdf {
+        Kdf::Pbkdf2(p) => p.iteration_count <= MAX_PBKDF2_ITERATIONS,
+        Kdf::Scrypt(p) => {
+            let block = 128u64 * u64::from(p.block_size);
+            let mem = block.checked_mul(p.cost_parameter);
+            let work = mem.and_then(|m| m.checked_mul(u64::from(p.parallelization)));
+            matches!((mem, work), (Some(m), Some(w)) if m <= MAX_SCRYPT_BYTES && w <= 4 * MAX_SCRYPT_BYTES)
+        }
+        // A KDF this pkcs5 version does not know: its decryption refuses it.
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Encoding(EncodingFault::KdfCost))
+    }
+}
+
+/// Whether `der` is exactly `SEQUENCE { AlgorithmIdentifier, OCTET STRING }`, an
+/// EncryptedPrivateKeyInfo whatever its algorithm.
+fn encrypted_info_with_any_algorithm(der: &[u8]) -> bool {
+    use der::Reader;
+    let Ok(mut reader) = der::SliceReader::new(der) else {
+        return false;
+    };
+    reader
+        .sequence(|r| {
+            r.decode::<spki::AlgorithmIdentifierRef<'_>>()?;
+            r.decode::<der::asn1::OctetStringRef<'_>>()?;
+            Ok(())
+        })
+        .is_ok()
+        && reader.is_finished()
 }
 
 /// `format`'s DER (or PEM) did not parse: `error` says where.
@@ -327,6 +380,129 @@ impl RsaPrivateKey {
         let info =
             pkcs8::PrivateKeyInfo::from_der(der).map_err(malformed(KeyFormat::Pkcs8Private))?;
         Self::from_pkcs8_info(&info)
+    }
+
+    /// A private key in PEM encrypted with a password: an `ENCRYPTED PRIVATE KEY` (PKCS#8
+    /// EncryptedPrivateKeyInfo, RFC 5958; PBES2 of RFC 8018: PBKDF2 with HMAC-SHA1 or SHA-2,
+    /// or scrypt, and AES-CBC or 3DES-CBC, as `openssl pkcs8 -topk8 -v2 aes-256-cbc`, `openssl
+    /// genpkey -aes256` and pyca's `BestAvailableEncryption` write it), decrypted and then
+    /// validated as [`RsaPrivateKey::from_pem`] does.
+    ///
+    /// Errors that say what is wrong: [`EncodingFault::NotEncrypted`] for a key that is not
+    /// encrypted, [`EncodingFault::LegacyEncrypted`] for OpenSSL's traditional
+    /// `Proc-Type: 4,ENCRYPTED` PEM, [`EncodingFault::EncryptionScheme`] for another scheme
+    /// (PBES1, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose password hashing asks for
+    /// more than [`MAX_PBKDF2_ITERATIONS`] or [`MAX_SCRYPT_BYTES`] (a file crafted to stall or
+    /// exhaust the reader), and [`EncodingFault::Decryption`] for a wrong password.
+    ///
+    /// ```
+    /// use redc::rsa::pkcs8::LineEnding;
+    /// use redc::rsa::{EncodingFault, Error, OsRng, RsaPrivateKey};
+    ///
+    /// let key = RsaPrivateKey::new(&mut OsRng, 1024)?;
+    /// let pem = key.to_encrypted_pem(&mut OsRng, b"correct horse", LineEnding::LF)?;
+    /// let back = RsaPrivateKey::from_pem_with_password(&pem, b"correct horse")?;
+    /// assert_eq!(back.to_public_key(), key.to_public_key());
+    /// assert_eq!(
+    ///     RsaPrivateKey::from_pem_with_password(&pem, b"wrong").map(|_| ()),
+    ///     Err(Error::Encoding(EncodingFault::Decryption))
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_pem_with_password(pem: &str, password: &[u8]) -> super::Result<Self> {
+        let pem = from_boundary(pem);
+        if pem.contains("Proc-Type: 4,ENCRYPTED") {
+            return Err(Error::Encoding(EncodingFault::LegacyEncrypted));
+        }
+        match KeyFormat::detect_pem(pem) {
+            Err(Error::Encoding(EncodingFault::Encrypted)) => {}
+            Ok(format) if format.is_private() => {
+                return Err(Error::Encoding(EncodingFault::NotEncrypted))
+            }
+            Ok(format) => return Err(Error::Encoding(EncodingFault::WrongKind { format })),
+            Err(e) => return Err(e),
+        }
+        let (_, der) = der::pem::decode_vec(pem.as_bytes())
+            .map_err(|e| Error::Encoding(EncodingFault::EncryptedDer(der::Error::from(e))))?;
+        Self::from_encrypted_der(&der, password)
+    }
+
+    /// A private key in DER encrypted with a password (PKCS#8 EncryptedPrivateKeyInfo), as
+    /// [`RsaPrivateKey::from_pem_with_password`] reads it from PEM.
+    pub fn from_der_with_password(der: &[u8], password: &[u8]) -> super::Result<Self> {
+        match KeyFormat::detect_der(der) {
+            Err(Error::Encoding(EncodingFault::Encrypted)) => {
+                Self::from_encrypted_der(der, password)
+            }
+            Ok(format) if format.is_private() => Err(Error::Encoding(EncodingFault::NotEncrypted)),
+            Ok(format) => Err(Error::Encoding(EncodingFault::WrongKind { format })),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Decrypts an EncryptedPrivateKeyInfo (after checking its scheme and cost) and reads the
+    /// PKCS#8 key inside.
+    fn from_encrypted_der(der: &[u8], password: &[u8]) -> super::Result<Self> {
+        let info = pkcs8::EncryptedPrivateKeyInfo::from_der(der).map_err(|e| {
+            // Well formed around an algorithm the pkcs5 crate does not know (PKCS#12's PBE
+            // schemes, say): an unsupported scheme, not a damaged key.
+            if encrypted_info_with_any_algorithm(der) {
+                Error::Encoding(EncodingFault::EncryptionScheme)
+            } else {
+                Error::Encoding(EncodingFault::EncryptedDer(e))
+            }
+        })?;
+        let params = info
+            .encryption_algorithm
+            .pbes2()
+            .ok_or(Error::Encoding(EncodingFault::EncryptionScheme))?;
+        kdf_within_limits(&params.kdf)?;
+        let plain = info.decrypt(password).map_err(|e| match e {
+            pkcs8::Error::EncryptedPrivateKey(
+                pkcs8::pkcs5::Error::UnsupportedAlgorithm { .. }
+                | pkcs8::pkcs5::Error::AlgorithmParametersInvalid { .. }
+                | pkcs8::pkcs5::Error::NoPbes1CryptSupport,
+            ) => Error::Encoding(EncodingFault::EncryptionScheme),
+            // A failed padding check, or (one time in about 256 with a wrong password) bytes
+            // that pass it and are not DER.
+            _ => Error::Encoding(EncodingFault::Decryption),
+        })?;
+        match pkcs8::PrivateKeyInfo::from_der(plain.as_bytes()) {
+            Ok(inner) => Self::from_pkcs8_info(&inner),
+            Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
+        }
+    }
+
+    /// This key as an `ENCRYPTED PRIVATE KEY` in PEM: PKCS#8 encrypted by PBES2 with
+    /// PBKDF2-HMAC-SHA256 ([`PBKDF2_ITERATIONS`] iterations, a random 16-byte salt) and
+    /// AES-256-CBC (a random IV), the scheme every current reader takes (`openssl pkey
+    /// -passin`, pyca's `load_pem_private_key(data, password)`, Go's and Java's PKCS#8
+    /// readers with PBES2). [`Error::Rng`] if `rng` fails.
+    pub fn to_encrypted_pem(
+        &self,
+        rng: &mut dyn CryptoRngCore,
+        password: &[u8],
+        line_ending: pkcs8::LineEnding,
+    ) -> super::Result<Zeroizing<alloc::string::String>> {
+        let doc = self.to_encrypted_der(rng, password)?;
+        Ok(doc.to_pem("ENCRYPTED PRIVATE KEY", line_ending)?)
+    }
+
+    /// This key as a DER EncryptedPrivateKeyInfo (see [`RsaPrivateKey::to_encrypted_pem`]).
+    pub fn to_encrypted_der(
+        &self,
+        rng: &mut dyn CryptoRngCore,
+        password: &[u8],
+    ) -> super::Result<SecretDocument> {
+        let plain = pkcs8::EncodePrivateKey::to_pkcs8_der(self)?;
+        let info = pkcs8::PrivateKeyInfo::from_der(plain.as_bytes())?;
+        let (mut salt, mut iv) = ([0u8; 16], [0u8; 16]);
+        rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
+        rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
+        let params =
+            pkcs8::pkcs5::pbes2::Parameters::pbkdf2_sha256_aes256cbc(PBKDF2_ITERATIONS, &salt, &iv)
+                .map_err(pkcs8::Error::EncryptedPrivateKey)?;
+        Ok(info.encrypt_with_params(params, password)?)
     }
 
     /// The key inside a parsed `PrivateKeyInfo`, whose algorithm MUST be `rsaEncryption`.

@@ -1,0 +1,337 @@
+//! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2): written and
+//! read back, refused with the fault named (wrong password, not encrypted, OpenSSL's legacy
+//! PEM encryption, schemes redc does not decrypt, password hashing beyond the limits,
+//! malformed structures), and exchanged with the system `openssl` both ways.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use der::Encode;
+use redc::rsa::pkcs8::pkcs5::{self, pbes2, scrypt};
+use redc::rsa::pkcs8::{EncryptedPrivateKeyInfo, LineEnding};
+use redc::rsa::{
+    EncodePrivateKey, EncodePublicKey, EncodingFault, Error, OsRng, RsaPrivateKey,
+    MAX_PBKDF2_ITERATIONS, MAX_SCRYPT_BYTES,
+};
+
+const PASSWORD: &[u8] = "correct horse battery staple, é".as_bytes();
+
+/// One 1024-bit key for every test (generation is the slow part).
+fn key() -> &'static RsaPrivateKey {
+    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
+    KEY.get_or_init(|| RsaPrivateKey::new(&mut OsRng, 1024).unwrap())
+}
+
+/// The same key: same public half and same private exponent.
+fn same(a: &RsaPrivateKey, b: &RsaPrivateKey) -> bool {
+    a.to_public_key() == b.to_public_key() && a.d() == b.d()
+}
+
+fn fault(f: EncodingFault) -> Error {
+    Error::Encoding(f)
+}
+
+#[test]
+fn written_keys_read_back_with_their_password_only() {
+    let k = key();
+    let pem = k
+        .to_encrypted_pem(&mut OsRng, PASSWORD, LineEnding::LF)
+        .unwrap();
+    assert!(pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+    assert!(same(
+        &RsaPrivateKey::from_pem_with_password(&pem, PASSWORD).unwrap(),
+        k
+    ));
+    let der = k.to_encrypted_der(&mut OsRng, PASSWORD).unwrap();
+    assert!(same(
+        &RsaPrivateKey::from_der_with_password(der.as_bytes(), PASSWORD).unwrap(),
+        k
+    ));
+    // Fresh salt and IV every time.
+    let again = k.to_encrypted_der(&mut OsRng, PASSWORD).unwrap();
+    assert_ne!(der.as_bytes(), again.as_bytes());
+    // The scheme written: PBES2, PBKDF2-HMAC-SHA256 at the documented count, AES-256-CBC.
+    let info = EncryptedPrivateKeyInfo::try_from(der.as_bytes()).unwrap();
+    let params = info.encryption_algorithm.pbes2().unwrap();
+    let kdf = params.kdf.pbkdf2().unwrap();
+    assert_eq!(kdf.iteration_count, redc::rsa::PBKDF2_ITERATIONS);
+    assert_eq!(kdf.prf, pbes2::Pbkdf2Prf::HmacWithSha256);
+    assert!(matches!(
+        params.encryption,
+        pbes2::EncryptionScheme::Aes256Cbc { .. }
+    ));
+
+    // A wrong password (and an empty one) is a decryption failure, not a malformed key.
+    for wrong in [&b"correct horse"[..], b"", &PASSWORD[..PASSWORD.len() - 1]] {
+        assert_eq!(
+            RsaPrivateKey::from_pem_with_password(&pem, wrong).map(|_| ()),
+            Err(fault(EncodingFault::Decryption))
+        );
+        assert_eq!(
+            RsaPrivateKey::from_der_with_password(der.as_bytes(), wrong).map(|_| ()),
+            Err(fault(EncodingFault::Decryption))
+        );
+    }
+    // An empty password is a password like any other.
+    let empty = k
+        .to_encrypted_pem(&mut OsRng, b"", LineEnding::CRLF)
+        .unwrap();
+    assert!(same(
+        &RsaPrivateKey::from_pem_with_password(&empty, b"").unwrap(),
+        k
+    ));
+
+    // Without a password the encrypted key is named as encrypted.
+    assert_eq!(
+        RsaPrivateKey::from_pem(&pem).map(|_| ()),
+        Err(fault(EncodingFault::Encrypted))
+    );
+    assert_eq!(
+        RsaPrivateKey::from_der(der.as_bytes()).map(|_| ()),
+        Err(fault(EncodingFault::Encrypted))
+    );
+}
+
+#[test]
+fn a_password_for_what_is_not_an_encrypted_private_key_is_refused() {
+    let k = key();
+    let not_encrypted = Err(fault(EncodingFault::NotEncrypted));
+    let pkcs8 = k.to_pkcs8_pem(LineEnding::LF).unwrap();
+    let pkcs1 = redc::rsa::EncodeRsaPrivateKey::to_pkcs1_pem(k, LineEnding::LF).unwrap();
+    assert_eq!(
+        RsaPrivateKey::from_pem_with_password(&pkcs8, PASSWORD).map(|_| ()),
+        not_encrypted
+    );
+    assert_eq!(
+        RsaPrivateKey::from_pem_with_password(&pkcs1, PASSWORD).map(|_| ()),
+        not_encrypted
+    );
+    let der = k.to_pkcs8_der().unwrap();
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(der.as_bytes(), PASSWORD).map(|_| ()),
+        not_encrypted
+    );
+    let public = k.to_public_key().to_public_key_pem(LineEnding::LF).unwrap();
+    assert!(matches!(
+        RsaPrivateKey::from_pem_with_password(&public, PASSWORD),
+        Err(Error::Encoding(EncodingFault::WrongKind { .. }))
+    ));
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(b"not a key", PASSWORD).map(|_| ()),
+        Err(fault(EncodingFault::Unrecognized))
+    );
+
+    // OpenSSL's traditional encryption: named, with the conversion to use.
+    let legacy = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: \
+                  AES-128-CBC,B4B3C8C536E57CBEB4B3C8C536E57CBE\n\nAAAA\n-----END RSA PRIVATE \
+                  KEY-----\n";
+    let err = RsaPrivateKey::from_pem_with_password(legacy, PASSWORD).unwrap_err();
+    assert_eq!(err, fault(EncodingFault::LegacyEncrypted));
+    assert!(err.to_string().contains("openssl pkcs8 -topk8"), "{err}");
+}
+
+/// An EncryptedPrivateKeyInfo with `params` and 48 bytes of "ciphertext" (the limits are
+/// checked before any decryption).
+fn crafted(params: pbes2::Parameters<'_>) -> Vec<u8> {
+    let data = [0u8; 48];
+    EncryptedPrivateKeyInfo {
+        encryption_algorithm: pkcs5::EncryptionScheme::Pbes2(params),
+        encrypted_data: &data,
+    }
+    .to_der()
+    .unwrap()
+}
+
+#[test]
+fn password_hashing_beyond_the_limits_is_refused_before_any_work() {
+    let (salt, iv) = ([7u8; 16], [9u8; 16]);
+    let cost = Err(fault(EncodingFault::KdfCost));
+    let start = std::time::Instant::now();
+    let too_many =
+        pbes2::Parameters::pbkdf2_sha256_aes256cbc(MAX_PBKDF2_ITERATIONS + 1, &salt, &iv).unwrap();
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(&crafted(too_many), PASSWORD).map(|_| ()),
+        cost
+    );
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(
+            &crafted(pbes2::Parameters::pbkdf2_sha256_aes256cbc(100_000_000, &salt, &iv).unwrap()),
+            PASSWORD
+        )
+        .map(|_| ()),
+        cost
+    );
+    // scrypt with N = 2^21, r = 8: 2 GiB.
+    let big = scrypt::Params::new(21, 8, 1, 32).unwrap();
+    const { assert!(128 * 8 * (1u64 << 21) > MAX_SCRYPT_BYTES) };
+    let der = crafted(pbes2::Parameters::scrypt_aes256cbc(big, &salt, &iv).unwrap());
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(&der, PASSWORD).map(|_| ()),
+        cost
+    );
+    // N = 2^14, r = 8, p = 128: 16 MiB each, 2 GiB of work in all.
+    let wide = scrypt::Params::new(14, 8, 128, 32).unwrap();
+    let der = crafted(pbes2::Parameters::scrypt_aes256cbc(wide, &salt, &iv).unwrap());
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(&der, PASSWORD).map(|_| ()),
+        cost
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    // Within the limits the same crafted bytes get as far as decryption.
+    let fine = pbes2::Parameters::pbkdf2_sha256_aes256cbc(1000, &salt, &iv).unwrap();
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(&crafted(fine), PASSWORD).map(|_| ()),
+        Err(fault(EncodingFault::Decryption))
+    );
+}
+
+#[test]
+fn damaged_encrypted_keys_are_named() {
+    let k = key();
+    let der = k.to_encrypted_der(&mut OsRng, PASSWORD).unwrap();
+    let bytes = der.as_bytes();
+    // Truncated: the structure does not parse.
+    assert!(matches!(
+        RsaPrivateKey::from_der_with_password(&bytes[..bytes.len() - 5], PASSWORD),
+        Err(Error::Encoding(EncodingFault::EncryptedDer(_)))
+    ));
+    // A flipped bit in the last ciphertext block: the padding check fails.
+    let mut flipped = bytes.to_vec();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert_eq!(
+        RsaPrivateKey::from_der_with_password(&flipped, PASSWORD).map(|_| ()),
+        Err(fault(EncodingFault::Decryption))
+    );
+    // Bad base64 in the PEM.
+    let pem = "-----BEGIN ENCRYPTED PRIVATE KEY-----\n!!!!\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    assert!(matches!(
+        RsaPrivateKey::from_pem_with_password(pem, PASSWORD),
+        Err(Error::Encoding(EncodingFault::EncryptedDer(_)))
+    ));
+}
+
+fn openssl_available() -> bool {
+    Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("redc-enc-keys-{}-{n}-{name}", std::process::id()))
+}
+
+/// `openssl args…` with `-in input -out output` added; panics with its stderr on failure.
+fn openssl(args: &[&str], input: &PathBuf, output: &PathBuf) -> std::process::Output {
+    let out = Command::new("openssl")
+        .args(args)
+        .arg("-in")
+        .arg(input)
+        .arg("-out")
+        .arg(output)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn openssl_reads_ours_and_we_read_openssls() {
+    if !openssl_available() {
+        eprintln!("openssl not found: skipping the exchange with OpenSSL");
+        return;
+    }
+    let k = key();
+    let pass = std::str::from_utf8(PASSWORD).unwrap();
+    let passarg = format!("pass:{pass}");
+
+    // Ours, decrypted by OpenSSL.
+    let ours = temp_path("ours.pem");
+    let plain = temp_path("plain.pem");
+    std::fs::write(
+        &ours,
+        k.to_encrypted_pem(&mut OsRng, PASSWORD, LineEnding::LF)
+            .unwrap()
+            .as_bytes(),
+    )
+    .unwrap();
+    openssl(&["pkey", "-passin", &passarg], &ours, &plain);
+    let back = RsaPrivateKey::from_pem(&std::fs::read_to_string(&plain).unwrap()).unwrap();
+    assert!(same(&back, k));
+
+    // OpenSSL's, in the schemes it writes by default and on request.
+    let unencrypted = temp_path("unenc.pem");
+    std::fs::write(
+        &unencrypted,
+        k.to_pkcs8_pem(LineEnding::LF).unwrap().as_bytes(),
+    )
+    .unwrap();
+    let schemes: [&[&str]; 4] = [
+        &["pkcs8", "-topk8", "-v2", "aes-256-cbc"],
+        &[
+            "pkcs8",
+            "-topk8",
+            "-v2",
+            "aes-128-cbc",
+            "-v2prf",
+            "hmacWithSHA1",
+        ],
+        &["pkcs8", "-topk8", "-scrypt"],
+        &["pkey", "-aes256"],
+    ];
+    for scheme in schemes {
+        let enc = temp_path("theirs.pem");
+        let mut args = scheme.to_vec();
+        args.extend(["-passout", &passarg]);
+        openssl(&args, &unencrypted, &enc);
+        let text = std::fs::read_to_string(&enc).unwrap();
+        assert!(text.contains("ENCRYPTED PRIVATE KEY"), "{scheme:?}");
+        let read = RsaPrivateKey::from_pem_with_password(&text, PASSWORD)
+            .unwrap_or_else(|e| panic!("{scheme:?}: {e}"));
+        assert!(same(&read, k), "{scheme:?}");
+        assert_eq!(
+            RsaPrivateKey::from_pem_with_password(&text, b"wrong").map(|_| ()),
+            Err(fault(EncodingFault::Decryption)),
+            "{scheme:?}"
+        );
+        let _ = std::fs::remove_file(&enc);
+    }
+
+    // PBES1 (PKCS#5 v1.5 and PKCS#12 schemes): named as a scheme redc does not decrypt.
+    for v1 in ["PBE-MD5-DES", "PBE-SHA1-3DES"] {
+        let enc = temp_path("v1.pem");
+        let out = Command::new("openssl")
+            .args(["pkcs8", "-topk8", "-v1", v1, "-passout", &passarg, "-in"])
+            .arg(&unencrypted)
+            .arg("-out")
+            .arg(&enc)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            // OpenSSL 3 without the legacy provider refuses the DES-based ones.
+            eprintln!(
+                "openssl cannot write {v1}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            continue;
+        }
+        let text = std::fs::read_to_string(&enc).unwrap();
+        assert_eq!(
+            RsaPrivateKey::from_pem_with_password(&text, PASSWORD).map(|_| ()),
+            Err(fault(EncodingFault::EncryptionScheme)),
+            "{v1}"
+        );
+        let _ = std::fs::remove_file(&enc);
+    }
+    for p in [ours, plain, unencrypted] {
+        let _ = std::fs::remove_file(p);
+    }
+}
