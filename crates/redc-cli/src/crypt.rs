@@ -39,6 +39,10 @@ pub struct Args {
     /// Output file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The password of an encrypted private key: `pass:TEXT`, `env:VAR` or `file:PATH` (its
+    /// first line), as in openssl.
+    #[arg(long, value_name = "SOURCE")]
+    pub passin: Option<String>,
 }
 
 fn oaep(args: &Args) -> Result<Oaep, CliError> {
@@ -70,7 +74,7 @@ pub fn run_encrypt(args: Args) -> Result<(), CliError> {
         ("--key", is_stdio(&args.key)),
         ("--in", reads_stdin(args.input.as_deref())),
     ])?;
-    let key = load_key(&args.key)?;
+    let key = load_key(&args.key, args.passin.as_deref())?;
     let msg = read_input(args.input.as_deref())?;
     let public = key.public();
     let ct = match args.padding {
@@ -100,7 +104,7 @@ pub fn run_decrypt(args: Args) -> Result<(), CliError> {
         ("--key", is_stdio(&args.key)),
         ("--in", reads_stdin(args.input.as_deref())),
     ])?;
-    let key = load_key(&args.key)?;
+    let key = load_key(&args.key, args.passin.as_deref())?;
     let key = key.private("decrypt")?;
     let ct = read_input(args.input.as_deref())?;
     let pt = match args.padding {

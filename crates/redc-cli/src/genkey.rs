@@ -42,6 +42,10 @@ pub struct Args {
     /// Write DER instead of PEM.
     #[arg(long)]
     pub der: bool,
+    /// Encrypt the key with this password (`pass:TEXT`, `env:VAR` or `file:PATH`, as in
+    /// openssl): PKCS#8 with PBES2, PBKDF2-HMAC-SHA256 and AES-256-CBC.
+    #[arg(long, value_name = "SOURCE")]
+    pub passout: Option<String>,
 }
 
 /// The largest number of primes OpenSSL allows for a modulus of `bits` bits.
@@ -84,6 +88,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )));
     }
     let e = parse_exponent(&args.exponent)?;
+    if args.passout.is_some() && args.format == Format::Pkcs1 {
+        return Err(CliError::usage(
+            "--passout writes encrypted PKCS#8: leave out --format pkcs1",
+        ));
+    }
+    let password = args
+        .passout
+        .as_deref()
+        .map(|s| crate::io::password("--passout", s))
+        .transpose()?;
 
     let spinner = std::io::stderr().is_terminal().then(|| {
         let pb = indicatif::ProgressBar::new_spinner();
@@ -105,6 +119,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let key = key.map_err(|e| CliError::failure(format!("key generation failed: {e}")))?;
 
+    if let Some(pw) = password {
+        let bytes = if args.der {
+            key.to_encrypted_der(&mut OsRng, &pw)
+                .map(|d| zeroize::Zeroizing::new(d.as_bytes().to_vec()))
+        } else {
+            key.to_encrypted_pem(&mut OsRng, &pw, LineEnding::LF)
+                .map(|s| zeroize::Zeroizing::new(s.as_bytes().to_vec()))
+        }
+        .map_err(|e| CliError::failure(format!("cannot encrypt the key: {e}")))?;
+        return write_output(args.out.as_ref(), &bytes, true);
+    }
     let bytes: Vec<u8> = match (args.format, args.der) {
         (Format::Pkcs8, false) => key
             .to_pkcs8_pem(LineEnding::LF)

@@ -4,7 +4,8 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use redc::rsa::{EncodingFault, KeyFormat, RsaPrivateKey, RsaPublicKey};
+use redc::rsa::{EncodingFault, Error, KeyFormat, RsaPrivateKey, RsaPublicKey};
+use zeroize::Zeroizing;
 
 use crate::CliError;
 
@@ -96,14 +97,46 @@ impl Key {
 
 /// Loads a key in PEM or DER, PKCS#1, PKCS#8 or SPKI, detected automatically; an error names
 /// the file, the format detected and what is wrong.
-pub fn load_key(path: &Path) -> Result<Key, CliError> {
-    let bytes = read_input(Some(path))?;
+pub fn load_key(path: &Path, passin: Option<&str>) -> Result<Key, CliError> {
+    let password = passin.map(|s| password("--passin", s)).transpose()?;
+    let bytes = Zeroizing::new(read_input(Some(path))?);
     let name = if is_stdio(path) {
         "standard input".into()
     } else {
         path.display().to_string()
     };
-    parse_key(&bytes).map_err(|msg| CliError::failure(format!("{name}: {msg}")))
+    parse_key(&bytes, password.as_deref().map(|p| &p[..]))
+        .map_err(|msg| CliError::failure(format!("{name}: {msg}")))
+}
+
+/// The password a `--passin` / `--passout` source names, as `openssl` reads them:
+/// `pass:TEXT` (the text itself), `env:VAR` (an environment variable), or `file:PATH` (the
+/// file's first line, without its line end). A usage error names the option otherwise.
+pub fn password(option: &str, source: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    if let Some(text) = source.strip_prefix("pass:") {
+        return Ok(Zeroizing::new(text.as_bytes().to_vec()));
+    }
+    if let Some(var) = source.strip_prefix("env:") {
+        return std::env::var_os(var)
+            .map(|v| Zeroizing::new(v.into_encoded_bytes()))
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "{option}: the environment variable {var} is not set"
+                ))
+            });
+    }
+    if let Some(path) = source.strip_prefix("file:") {
+        let data = Zeroizing::new(
+            fs::read(path)
+                .map_err(|e| CliError::failure(format!("{option}: cannot read {path}: {e}")))?,
+        );
+        let line = data.split(|&b| b == b'\n').next().unwrap_or_default();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        return Ok(Zeroizing::new(line.to_vec()));
+    }
+    Err(CliError::usage(format!(
+        "{option}: give the password as pass:TEXT, env:VAR or file:PATH, not {source:?}"
+    )))
 }
 
 /// Refuses (a usage error, before anything is read) a command that would read standard input
@@ -134,11 +167,19 @@ pub fn reads_stdin(path: Option<&Path>) -> bool {
 /// A file is PEM when it holds a `-----BEGIN ` line (eleven bytes a DER key holds only by a
 /// chance of about 2^-88 per position); text or bytes around the PEM block (OpenSSL's `-text`
 /// dumps, PKCS#12 export's bag attributes, blank lines) are skipped, as OpenSSL does.
-fn parse_key(bytes: &[u8]) -> Result<Key, String> {
+fn parse_key(bytes: &[u8], password: Option<&[u8]>) -> Result<Key, String> {
     if let Some(block) = KeyFormat::pem_block(bytes) {
         let text = std::str::from_utf8(block)
             .map_err(|_| "the PEM block is not ASCII text".to_string())?;
         let label = pem_label(text).unwrap_or_default();
+        let encrypted = text.contains("Proc-Type: 4,ENCRYPTED")
+            || KeyFormat::detect_pem(text) == Err(Error::Encoding(EncodingFault::Encrypted));
+        if encrypted {
+            let pw = password.ok_or_else(|| needs_password(&format!("PEM \"{label}\"")))?;
+            return RsaPrivateKey::from_pem_with_password(text, pw)
+                .map(|k| Key::Private(Box::new(k)))
+                .map_err(|e| format!("encrypted private key (PEM \"{label}\"): {e}"));
+        }
         let format = KeyFormat::detect_pem(text).map_err(|e| match e {
             redc::rsa::Error::Encoding(EncodingFault::PemLabel) => format!(
                 "unsupported PEM label \"{label}\" (expected RSA PRIVATE KEY, PRIVATE KEY, RSA \
@@ -157,6 +198,12 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
                 .map_err(read_as)
         };
     }
+    if KeyFormat::detect_der(bytes) == Err(Error::Encoding(EncodingFault::Encrypted)) {
+        let pw = password.ok_or_else(|| needs_password("DER"))?;
+        return RsaPrivateKey::from_der_with_password(bytes, pw)
+            .map(|k| Key::Private(Box::new(k)))
+            .map_err(|e| format!("encrypted PKCS#8 private key (DER): {e}"));
+    }
     let format = KeyFormat::detect_der(bytes).map_err(|e| e.to_string())?;
     let read_as = |e: redc::rsa::Error| format!("{format} (DER): {e}");
     if format.is_private() {
@@ -168,6 +215,14 @@ fn parse_key(bytes: &[u8]) -> Result<Key, String> {
             .map(|k| Key::Public(Box::new(k), format))
             .map_err(read_as)
     }
+}
+
+/// The message for an encrypted key read without `--passin`.
+fn needs_password(what: &str) -> String {
+    format!(
+        "the private key is encrypted ({what}): give its password with --passin (pass:TEXT, \
+         env:VAR or file:PATH)"
+    )
 }
 
 /// The label of the first `-----BEGIN <label>-----` line.
@@ -211,7 +266,7 @@ mod tests {
         assert_eq!(parse_hex("l", "").unwrap(), Vec::<u8>::new());
         assert_eq!(parse_hex("l", "abc").unwrap_err().code, 2);
         assert_eq!(parse_hex("l", "zz").unwrap_err().code, 2);
-        assert!(parse_key(b"garbage").is_err());
-        assert!(parse_key(b"-----BEGIN CERTIFICATE-----\n").is_err());
+        assert!(parse_key(b"garbage", None).is_err());
+        assert!(parse_key(b"-----BEGIN CERTIFICATE-----\n", None).is_err());
     }
 }

@@ -19,11 +19,15 @@ pub struct Args {
     /// Write DER instead of PEM.
     #[arg(long)]
     pub der: bool,
+    /// The password of an encrypted private key: `pass:TEXT`, `env:VAR` or `file:PATH` (its
+    /// first line), as in openssl.
+    #[arg(long, value_name = "SOURCE")]
+    pub passin: Option<String>,
 }
 
 /// Runs `redc pubkey`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let key = load_key(&args.key)?;
+    let key = load_key(&args.key, args.passin.as_deref())?;
     let public = key.public();
     let bytes = if args.der {
         public.to_public_key_der().map(|d| d.as_bytes().to_vec())

@@ -36,6 +36,10 @@ pub struct SignArgs {
     /// The signature file, or `-` for standard output (the default).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The password of an encrypted private key: `pass:TEXT`, `env:VAR` or `file:PATH` (its
+    /// first line), as in openssl.
+    #[arg(long, value_name = "SOURCE")]
+    pub passin: Option<String>,
 }
 
 /// Arguments of `redc verify`.
@@ -56,6 +60,10 @@ pub struct VerifyArgs {
     /// The message file, or `-` for standard input (the default).
     #[arg(long = "in")]
     pub input: Option<PathBuf>,
+    /// The password of an encrypted private key: `pass:TEXT`, `env:VAR` or `file:PATH` (its
+    /// first line), as in openssl.
+    #[arg(long, value_name = "SOURCE")]
+    pub passin: Option<String>,
 }
 
 /// Parses a `--hash` name (usage error if unknown).
@@ -74,7 +82,7 @@ pub fn run_sign(args: SignArgs) -> Result<(), CliError> {
         ("--key", is_stdio(&args.key)),
         ("--in", reads_stdin(args.input.as_deref())),
     ])?;
-    let key = load_key(&args.key)?;
+    let key = load_key(&args.key, args.passin.as_deref())?;
     let key = key.private("sign")?;
     let msg = read_input(args.input.as_deref())?;
     let digest = hash.digest(&msg);
@@ -96,7 +104,7 @@ pub fn run_verify(args: VerifyArgs) -> Result<ExitCode, CliError> {
         ("--sig", is_stdio(&args.sig)),
         ("--in", reads_stdin(args.input.as_deref())),
     ])?;
-    let key = load_key(&args.key)?;
+    let key = load_key(&args.key, args.passin.as_deref())?;
     let sig = read_input(Some(&args.sig))?;
     let msg = read_input(args.input.as_deref())?;
     let digest = hash.digest(&msg);

@@ -195,7 +195,9 @@ fn public_key_limits_and_formats_are_named() {
             "enc.pem",
             b"-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----\n"
                 .to_vec(),
-            "encrypted private keys (ENCRYPTED PRIVATE KEY) are not supported".into(),
+            "the private key is encrypted (PEM \"ENCRYPTED PRIVATE KEY\"): give its password \
+             with --passin"
+                .into(),
         ),
         (
             "garbage",
