@@ -326,12 +326,23 @@ class RSAPrivateKey:
         return self._key.decrypt_many(cts, kind, h, mgf, label)
 
     def private_bytes(self, encoding, format, encryption_algorithm):
-        """The key as PEM or DER, PKCS8 or TraditionalOpenSSL (PKCS#1), unencrypted
-        (``encryption_algorithm`` must be ``NoEncryption()``: ``ValueError`` for pyca's
-        encryptions, ``TypeError`` for what is no encryption algorithm, ``None`` included)."""
+        """The key as PEM or DER, PKCS8 or TraditionalOpenSSL (PKCS#1): unencrypted with
+        ``NoEncryption()``, or, with ``BestAvailableEncryption(password)`` (redc's or pyca's),
+        as encrypted PKCS8 (PBES2, PBKDF2-HMAC-SHA256, AES-256-CBC; ``ValueError`` for
+        TraditionalOpenSSL, whose legacy PEM encryption redc does not write, and for pyca's
+        ``encryption_builder()`` choices). ``TypeError`` for what is no encryption algorithm,
+        ``None`` included."""
         enc = serialization._encoding(encoding)
         fmt = serialization._private_format(format)
-        serialization._no_encryption(encryption_algorithm)
+        password = serialization._encryption_password(encryption_algorithm)
+        if password is not None:
+            if fmt != "pkcs8":
+                raise ValueError(
+                    "redc encrypts PKCS8 keys only: use PrivateFormat.PKCS8 with BestAvailableEncryption"
+                )
+            if enc == "PEM":
+                return self._key.to_encrypted_pem(password).encode()
+            return self._key.to_encrypted_der(password)
         if enc == "PEM":
             return self._key.to_pem(fmt).encode()
         return self._key.to_der(fmt)
@@ -403,11 +414,7 @@ def _encrypted_key_advice(data, pem):
             "a traditional OpenSSL PEM key encrypted with a password (Proc-Type: 4,ENCRYPTED), which "
             "redc does not decrypt; decrypt it first (openssl rsa -in key.pem -out plain.pem)"
         )
-    inform = "" if pem else " -inform DER"
-    return (
-        "an encrypted PKCS#8 key (EncryptedPrivateKeyInfo, ENCRYPTED PRIVATE KEY), which redc does not "
-        f"decrypt; decrypt it first (openssl pkcs8{inform} -in key -out plain.pem)"
-    )
+    return "an encrypted PKCS#8 key (EncryptedPrivateKeyInfo, ENCRYPTED PRIVATE KEY): pass its password"
 
 
 _DEK_INFO = re.compile(rb"^DEK-Info:[ \t]*([^\r\n]*)", re.MULTILINE)
@@ -426,11 +433,11 @@ def _check_dek_info(data):
 def _load(data, pem, password):
     data = _bytes(data, "data")
     if password is not None:
-        _bytes(password, "password")
+        password = _bytes(password, "password")
     if pem:
         data = _pem_block(data, _PRIVATE_LABELS)
     try:
-        core = _redc.load_private(data, pem)
+        return _redc.load_private(data, pem, password)
     except _redc.EncryptedKey:
         if pem and b"Proc-Type: 4,ENCRYPTED" in data:
             _check_dek_info(data)
@@ -438,21 +445,29 @@ def _load(data, pem, password):
         if password is None:
             # pyca's TypeError and message, then redc's detail.
             raise TypeError(f"Password was not given but private key is encrypted: {advice}") from None
+        # Only OpenSSL's traditional encryption comes here with a password.
         raise TypeError(f"redc cannot use the password: the private key is {advice}") from None
-    if password is not None:
-        raise TypeError("Password was given but private key is not encrypted.")
-    return core
+    except _redc.NotEncryptedKey:
+        raise TypeError("Password was given but private key is not encrypted.") from None
+    except _redc.BadPassword:
+        raise ValueError("Incorrect password, could not decrypt key") from None
 
 
 def load_pem_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=False):
     """A private key from PEM (PKCS#1 or PKCS#8, detected; bytes around the block are
-    skipped); ``ValueError`` names the fault. Encrypted keys are not decrypted: ``TypeError``
-    says so, as pyca's for a missing password."""
+    skipped); ``ValueError`` names the fault. An encrypted PKCS#8 key (``ENCRYPTED PRIVATE
+    KEY``) is decrypted with ``password`` (bytes); as in pyca, ``TypeError`` for a missing
+    password or one given with a plain key, ``ValueError`` ("Incorrect password, could not
+    decrypt key") for a wrong one, ``ValueError`` naming the scheme for one redc does not
+    decrypt (it reads PBES2: PBKDF2 or scrypt, with AES-CBC or 3DES-CBC). OpenSSL's traditional
+    PEM encryption (``Proc-Type: 4,ENCRYPTED``) is not decrypted: ``TypeError`` says how to
+    decrypt the key first."""
     return RSAPrivateKey(_load(data, True, password))
 
 
 def load_der_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=False):
-    """A private key from DER (PKCS#1 or PKCS#8, detected)."""
+    """A private key from DER (PKCS#1 or PKCS#8, detected; an encrypted PKCS#8 key with
+    ``password``, as in :func:`load_pem_private_key`)."""
     return RSAPrivateKey(_load(data, False, password))
 
 

@@ -3,7 +3,7 @@ members are accepted wherever these are."""
 
 import enum
 
-__all__ = ["Encoding", "PrivateFormat", "PublicFormat", "NoEncryption"]
+__all__ = ["Encoding", "PrivateFormat", "PublicFormat", "NoEncryption", "BestAvailableEncryption"]
 
 
 class Encoding(enum.Enum):
@@ -28,7 +28,19 @@ class PublicFormat(enum.Enum):
 
 
 class NoEncryption:
-    """Write the private key unencrypted (the only choice redc offers)."""
+    """Write the private key unencrypted."""
+
+
+class BestAvailableEncryption:
+    """Write the private key encrypted with ``password`` (bytes, at least one): PKCS#8
+    EncryptedPrivateKeyInfo with PBES2, PBKDF2-HMAC-SHA256 (600,000 iterations) and
+    AES-256-CBC, which pyca, OpenSSL and redc read back. pyca's ``BestAvailableEncryption``
+    is accepted wherever this is."""
+
+    def __init__(self, password):
+        if not isinstance(password, bytes) or len(password) == 0:
+            raise ValueError("Password must be 1 or more bytes.")
+        self.password = password
 
 
 def _member(x, cls):
@@ -82,14 +94,24 @@ def _is_pyca_encryption(encryption_algorithm):
     return isinstance(encryption_algorithm, KeySerializationEncryption)
 
 
-def _no_encryption(encryption_algorithm):
-    """Accepts redc's or pyca's ``NoEncryption()``; ``ValueError`` for pyca's encryptions
-    (``BestAvailableEncryption``, ...), which redc does not write, and ``TypeError``, as pyca,
+def _encryption_password(encryption_algorithm):
+    """The password a private key is to be written with: ``None`` for redc's or pyca's
+    ``NoEncryption()``, the password of redc's or pyca's ``BestAvailableEncryption``.
+    ``ValueError`` for pyca's other encryptions (``PrivateFormat.PKCS8.encryption_builder()``
+    with its own rounds and algorithms, which redc does not write), ``TypeError``, as pyca,
     for anything else (``None``, a string, the class itself)."""
     if isinstance(encryption_algorithm, type):
         raise TypeError("Encryption algorithm must be a KeySerializationEncryption instance")
-    if type(encryption_algorithm).__name__ == "NoEncryption":
-        return
+    name = type(encryption_algorithm).__name__
+    if name == "NoEncryption":
+        return None
+    if name == "BestAvailableEncryption" and (
+        isinstance(encryption_algorithm, BestAvailableEncryption) or _is_pyca_encryption(encryption_algorithm)
+    ):
+        return encryption_algorithm.password
     if _is_pyca_encryption(encryption_algorithm):
-        raise ValueError("redc writes unencrypted keys only: pass NoEncryption()")
+        raise ValueError(
+            "redc writes NoEncryption() and BestAvailableEncryption(password) only, not "
+            "encryption_builder() choices"
+        )
     raise TypeError("Encryption algorithm must be a KeySerializationEncryption instance")

@@ -26,17 +26,39 @@ create_exception!(
     _redc,
     EncryptedKey,
     PyValueError,
-    "The key is encrypted (encrypted PKCS#8, or traditional PEM with Proc-Type: 4,ENCRYPTED), \
-     which redc does not decrypt; the Python layer turns it into pyca's TypeError."
+    "The key is encrypted and was read without a password, or is encrypted in a way redc does \
+     not decrypt (traditional PEM with Proc-Type: 4,ENCRYPTED); the Python layer turns it into \
+     pyca's TypeError."
+);
+
+create_exception!(
+    _redc,
+    NotEncryptedKey,
+    PyValueError,
+    "A password was given for a private key that is not encrypted; the Python layer turns it \
+     into pyca's TypeError."
+);
+
+create_exception!(
+    _redc,
+    BadPassword,
+    PyValueError,
+    "An encrypted private key did not decrypt: a wrong password, or a damaged key."
 );
 
 /// A redc error as the Python exception pyca raises for it: `InvalidSignature` for a failed
-/// verification, `EncryptedKey` (a `ValueError`) for an encrypted key, `ValueError` (with
-/// redc's message, which names the fault) otherwise.
+/// verification, `EncryptedKey` (a `ValueError`) for an encrypted key read without a password
+/// or one redc does not decrypt (OpenSSL's traditional PEM encryption), `NotEncryptedKey` for
+/// a password given with a plain key, `BadPassword` for a failed decryption, `ValueError`
+/// (with redc's message, which names the fault) otherwise.
 fn err(e: Error) -> PyErr {
     match e {
         Error::Verification => InvalidSignature::new_err("the signature did not verify"),
-        Error::Encoding(EncodingFault::Encrypted) => EncryptedKey::new_err(e.to_string()),
+        Error::Encoding(EncodingFault::Encrypted | EncodingFault::LegacyEncrypted) => {
+            EncryptedKey::new_err(e.to_string())
+        }
+        Error::Encoding(EncodingFault::NotEncrypted) => NotEncryptedKey::new_err(e.to_string()),
+        Error::Encoding(EncodingFault::Decryption) => BadPassword::new_err(e.to_string()),
         other => PyValueError::new_err(other.to_string()),
     }
 }
@@ -306,6 +328,30 @@ impl PrivateKey {
         Ok(PyBytes::new(py, &der))
     }
 
+    /// DER of the key encrypted with `password` (PKCS#8 EncryptedPrivateKeyInfo: PBES2 with
+    /// PBKDF2-HMAC-SHA256 and AES-256-CBC), made without the GIL.
+    fn to_encrypted_der<'py>(
+        &self,
+        py: Python<'py>,
+        password: &[u8],
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let der = py
+            .allow_threads(|| self.key.to_encrypted_der(&mut OsRng, password))
+            .map_err(err)?;
+        Ok(PyBytes::new(py, der.as_bytes()))
+    }
+
+    /// PEM (`ENCRYPTED PRIVATE KEY`, LF line endings) of [`PrivateKey::to_encrypted_der`].
+    fn to_encrypted_pem(&self, py: Python<'_>, password: &[u8]) -> PyResult<String> {
+        let pem = py
+            .allow_threads(|| {
+                self.key
+                    .to_encrypted_pem(&mut OsRng, password, LineEnding::LF)
+            })
+            .map_err(err)?;
+        Ok(pem.to_string())
+    }
+
     /// PEM of the key (LF line endings), as for [`PrivateKey::to_der`].
     fn to_pem(&self, format: &str) -> PyResult<String> {
         let pem = match format {
@@ -504,17 +550,29 @@ fn generate(
     Ok(PrivateKey { key })
 }
 
-/// A private key from PEM (`pem` true) or DER bytes, PKCS#1 or PKCS#8 (detected).
+/// A private key from PEM (`pem` true) or DER bytes, PKCS#1 or PKCS#8 (detected); with
+/// `password`, an encrypted PKCS#8 key (EncryptedPrivateKeyInfo), decrypted without the GIL.
 #[pyfunction]
-fn load_private(data: &[u8], pem: bool) -> PyResult<PrivateKey> {
-    let key = if pem {
-        let text =
-            std::str::from_utf8(data).map_err(|_| PyValueError::new_err("PEM data is not text"))?;
-        RsaPrivateKey::from_pem(text)
+#[pyo3(signature = (data, pem, password=None))]
+fn load_private(
+    py: Python<'_>,
+    data: &[u8],
+    pem: bool,
+    password: Option<&[u8]>,
+) -> PyResult<PrivateKey> {
+    let text = if pem {
+        Some(std::str::from_utf8(data).map_err(|_| PyValueError::new_err("PEM data is not text"))?)
     } else {
-        RsaPrivateKey::from_der(data)
-    }
-    .map_err(err)?;
+        None
+    };
+    let key = py
+        .allow_threads(|| match (text, password) {
+            (Some(text), None) => RsaPrivateKey::from_pem(text),
+            (Some(text), Some(pw)) => RsaPrivateKey::from_pem_with_password(text, pw),
+            (None, None) => RsaPrivateKey::from_der(data),
+            (None, Some(pw)) => RsaPrivateKey::from_der_with_password(data, pw),
+        })
+        .map_err(err)?;
     Ok(PrivateKey { key })
 }
 
@@ -573,5 +631,7 @@ fn _redc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add("InvalidSignature", m.py().get_type::<InvalidSignature>())?;
     m.add("EncryptedKey", m.py().get_type::<EncryptedKey>())?;
+    m.add("NotEncryptedKey", m.py().get_type::<NotEncryptedKey>())?;
+    m.add("BadPassword", m.py().get_type::<BadPassword>())?;
     Ok(())
 }

@@ -249,8 +249,10 @@ def test_bad_inputs_raise_python_exceptions(key):
         redc.RSAPublicNumbers(65537, 2**20000 + 1).public_key()  # beyond 16384 bits
     with pytest.raises(ValueError):
         redc.RSAPublicNumbers(2, 2**2047 + 1).public_key()  # e = 2
-    with pytest.raises(ValueError):
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"pw"))
+    with pytest.raises(ValueError):  # redc encrypts PKCS8 only
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, ps.BestAvailableEncryption(b"pw")
+        )
     with pytest.raises(ValueError):
         key.private_bytes(ps.Encoding.OpenSSH, ps.PrivateFormat.PKCS8, ps.NoEncryption())
     with pytest.raises(TypeError):
@@ -355,9 +357,7 @@ def test_private_bytes_without_an_encryption_algorithm_is_a_type_error(key, pyca
         for bad in (None, "none", ps.NoEncryption):
             with pytest.raises(TypeError):
                 k.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, bad)
-    # pyca's encryptions are ValueErrors (redc writes unencrypted keys only).
-    with pytest.raises(ValueError):
-        key.private_bytes(ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"pw"))
+    # pyca's encryption_builder() choices are ValueErrors (redc writes BestAvailableEncryption only).
     with pytest.raises(ValueError):
         key.private_bytes(
             ps.Encoding.PEM, ps.PrivateFormat.PKCS8, ps.PrivateFormat.PKCS8.encryption_builder().build(b"pw")
@@ -446,7 +446,17 @@ def test_encrypted_der_and_password_handling_match_pyca(key):
         ps.load_der_private_key(enc_der, None)
     with pytest.raises(TypeError, match=msg) as e:
         redc.load_der_private_key(enc_der)
-    assert "openssl pkcs8 -inform DER" in str(e.value)
+    assert "pass its password" in str(e.value)
+    # With the password it loads; a wrong one is pyca's ValueError, word for word.
+    assert redc.load_der_private_key(enc_der, b"pw").private_numbers() == key.private_numbers()
+    assert redc.load_der_private_key(enc_der, bytearray(b"pw")).private_numbers() == key.private_numbers()
+    with pytest.raises(ValueError) as wrong_theirs:
+        ps.load_der_private_key(enc_der, b"pW")
+    with pytest.raises(ValueError) as wrong_mine:
+        redc.load_der_private_key(enc_der, b"pW")
+    assert str(wrong_mine.value) == str(wrong_theirs.value)
+    with pytest.raises(TypeError):
+        redc.load_der_private_key(enc_der, "pw")  # a str, as pyca: bytes-like only
     # A password for a key that is not encrypted: pyca's TypeError.
     given = "^Password was given but private key is not encrypted"
     for load, data in ((ps.load_pem_private_key, plain_pem), (redc.load_pem_private_key, plain_pem),
@@ -505,3 +515,38 @@ def test_core_verify_maps_salts_near_usize_max_to_invalid_signature(key, salt):
     core.verify(sig, b"m", "pss", "sha256", "sha256", 32, False)
     with pytest.raises(redc._redc.InvalidSignature):
         core.verify(sig, b"m", "pss", "sha256", "sha256", salt, False)
+
+
+@pytest.mark.parametrize("enc", ["PEM", "DER"])
+def test_encrypted_private_bytes_cross_with_pyca(key, enc):
+    # redc writes encrypted PKCS8 with its own BestAvailableEncryption or pyca's; pyca reads it.
+    for algorithm in (serialization.BestAvailableEncryption(b"s3cret"), ps.BestAvailableEncryption(b"s3cret")):
+        data = key.private_bytes(getattr(serialization.Encoding, enc), serialization.PrivateFormat.PKCS8, algorithm)
+        if enc == "PEM":
+            assert data.startswith(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n")
+        load = getattr(ps, f"load_{enc.lower()}_private_key")
+        assert load(data, b"s3cret").private_numbers() == key.private_numbers()
+        mine = getattr(redc, f"load_{enc.lower()}_private_key")(data, b"s3cret")
+        assert mine.private_numbers() == key.private_numbers()
+    # pyca writes one, redc reads it.
+    theirs = ps.load_der_private_key(
+        key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption()), None
+    )
+    data = theirs.private_bytes(getattr(ps.Encoding, enc), ps.PrivateFormat.PKCS8, ps.BestAvailableEncryption(b"s3cret"))
+    mine = getattr(redc, f"load_{enc.lower()}_private_key")(data, b"s3cret")
+    assert mine.private_numbers() == key.private_numbers()
+    # DER traditional with encryption: refused, as redc encrypts PKCS8 only.
+    with pytest.raises(ValueError):
+        key.private_bytes(
+            getattr(serialization.Encoding, enc),
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.BestAvailableEncryption(b"s3cret"),
+        )
+
+
+@pytest.mark.parametrize("bad", [b"", "text", None, 5])
+def test_best_available_encryption_needs_a_non_empty_bytes_password(bad):
+    with pytest.raises(ValueError):
+        ps.BestAvailableEncryption(bad)
+    with pytest.raises(ValueError):
+        serialization.BestAvailableEncryption(bad)

@@ -260,12 +260,65 @@ def test_encrypted_keys_without_a_password_raise_pycas_type_error(path):
     if path in TRADITIONAL_ENCRYPTED:
         assert "Proc-Type: 4,ENCRYPTED" in str(e.value) and "openssl rsa " in str(e.value)
         assert "ENCRYPTED PRIVATE KEY" not in str(e.value) and "pkcs8" not in str(e.value)
+        # A password is refused (redc does not decrypt this kind), with the same account.
+        with pytest.raises(TypeError, match="redc cannot use the password") as e2:
+            redc.load_pem_private_key(data, password=b"123456")
+        assert str(e2.value).split("the private key is ")[1] == str(e.value).split("encrypted: ")[1]
     else:
-        assert "ENCRYPTED PRIVATE KEY" in str(e.value) and "openssl pkcs8 " in str(e.value)
-    # A password is refused (redc does not decrypt), with the same account of the key.
-    with pytest.raises(TypeError, match="redc cannot use the password") as e2:
-        redc.load_pem_private_key(data, password=b"123456")
-    assert str(e2.value).split("the private key is ")[1] == str(e.value).split("encrypted: ")[1]
+        assert "ENCRYPTED PRIVATE KEY" in str(e.value) and "pass its password" in str(e.value)
+
+
+# pyca's encrypted PKCS#8 RSA keys, their passwords, and whether redc decrypts their scheme
+# (PBES2 with PBKDF2 or scrypt and AES-CBC or 3DES-CBC: yes; PKCS#12's PBE and PBES1: no).
+ENCRYPTED_PKCS8_RSA = [
+    ("asymmetric/PKCS8/enc-rsa-3des.pem", b"password", True),
+    ("asymmetric/PKCS8/rsa-aes-192-cbc.pem", b"PolarSSLTest", True),
+    ("asymmetric/PKCS8/rsa_pkcs8_pbes2_pbkdf2_2048_3des_sha224.pem", b"PolarSSLTest", True),
+    ("asymmetric/PKCS8/rsa_pkcs8_pbes2_pbkdf2_2048_3des_sha384.pem", b"PolarSSLTest", True),
+    ("asymmetric/PKCS8/rsa_pkcs8_pbes2_pbkdf2_2048_3des_sha512.pem", b"PolarSSLTest", True),
+    ("asymmetric/PKCS8/enc-rsa-pkcs8.pem", b"foobar", False),
+    ("asymmetric/PKCS8/rsa-pbe-3des-long-salt.pem", b"password", False),
+]
+
+
+@pytest.mark.parametrize("path,password,supported", ENCRYPTED_PKCS8_RSA)
+def test_encrypted_pkcs8_vectors_decrypt_as_in_pyca(path, password, supported):
+    from cryptography.hazmat.primitives import serialization as ps
+
+    data = _vector_bytes(path)
+    theirs = ps.load_pem_private_key(data, password)
+    if not supported:
+        with pytest.raises(ValueError, match="encryption scheme is not supported"):
+            redc.load_pem_private_key(data, password)
+        return
+    mine = redc.load_pem_private_key(data, password)
+    assert mine.private_numbers() == theirs.private_numbers()
+    with pytest.raises(ValueError) as wrong_theirs:
+        ps.load_pem_private_key(data, b"wrong password")
+    with pytest.raises(ValueError) as wrong_mine:
+        redc.load_pem_private_key(data, b"wrong password")
+    assert str(wrong_mine.value) == str(wrong_theirs.value)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "asymmetric/PKCS8/enc-unknown-algorithm.pem",
+        "asymmetric/PKCS8/enc-unknown-kdf.pem",
+        "asymmetric/PKCS8/enc-unknown-pbkdf2-prf.pem",
+        "asymmetric/PKCS8/bad-encryption-oid.pem",
+        "asymmetric/PKCS8/rsa-40bitrc2.pem",
+        "asymmetric/PKCS8/rsa-pbewithmd5anddescbc.pem",
+    ],
+)
+def test_encrypted_pkcs8_with_unknown_or_old_schemes_is_a_value_error(path):
+    from cryptography.hazmat.primitives import serialization as ps
+
+    data = _vector_bytes(path)
+    with pytest.raises(ValueError):
+        ps.load_pem_private_key(data, b"password")
+    with pytest.raises(ValueError, match="encryption scheme is not supported"):
+        redc.load_pem_private_key(data, b"password")
 
 
 @pytest.mark.parametrize(
