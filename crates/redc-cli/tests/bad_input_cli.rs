@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
 mod common;
-use common::redc;
+use common::{redc, redc_ok as ok};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -31,16 +31,6 @@ fn fails(what: &str, args: &[&str], stdin: &[u8]) {
         "{what}: {err}"
     );
     assert!(out.stdout.is_empty(), "{what}: wrote to stdout");
-}
-
-fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = redc(args, stdin);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 fn write(dir: &TempDir, name: &str, data: &[u8]) -> PathBuf {

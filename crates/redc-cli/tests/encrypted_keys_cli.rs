@@ -4,7 +4,7 @@
 //! password, a wrong one, a source that cannot be read, `--passout` with PKCS#1.
 
 mod common;
-use common::redc;
+use common::{openssl_available, redc, redc_ok as ok};
 
 use std::fs;
 use std::path::Path;
@@ -16,11 +16,12 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = redc(args, stdin);
+/// `openssl args` (which must succeed), its standard output.
+fn openssl(args: &[&str]) -> Vec<u8> {
+    let out = Command::new("openssl").args(args).output().unwrap();
     assert!(
         out.status.success(),
-        "{args:?}: {}",
+        "openssl {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
@@ -210,11 +211,7 @@ fn encrypted_keys_work_in_every_command_with_their_password() {
 
 #[test]
 fn encrypted_keys_cross_with_openssl() {
-    let available = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !available {
+    if !openssl_available() {
         eprintln!("openssl not found: skipping the exchange with OpenSSL");
         return;
     }
@@ -233,44 +230,24 @@ fn encrypted_keys_cross_with_openssl() {
         b"",
     );
     let ours_pub = ok(&["pubkey", "--key", s(&ours), "--passin", "pass:pw"], b"");
-    let out = Command::new("openssl")
-        .args(["pkey", "-pubout", "-passin", "pass:pw", "-in", s(&ours)])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.stdout, ours_pub);
+    let pubout = |path: &Path| openssl(&["pkey", "-pubout", "-passin", "pass:pw", "-in", s(path)]);
+    assert_eq!(pubout(&ours), ours_pub);
 
     let theirs = dir.path().join("theirs.pem");
-    let out = Command::new("openssl")
-        .args([
-            "genpkey",
-            "-algorithm",
-            "RSA",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-aes256",
-            "-pass",
-            "pass:pw",
-            "-out",
-            s(&theirs),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let theirs_pub = Command::new("openssl")
-        .args(["pkey", "-pubout", "-passin", "pass:pw", "-in", s(&theirs)])
-        .output()
-        .unwrap();
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:1024",
+        "-aes256",
+        "-pass",
+        "pass:pw",
+        "-out",
+        s(&theirs),
+    ]);
     assert_eq!(
         ok(&["pubkey", "--key", s(&theirs), "--passin", "pass:pw"], b""),
-        theirs_pub.stdout
+        pubout(&theirs)
     );
 }

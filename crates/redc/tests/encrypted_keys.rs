@@ -3,6 +3,9 @@
 //! PEM encryption, schemes redc does not decrypt, password hashing beyond the limits,
 //! malformed structures), and exchanged with the system `openssl` both ways.
 
+mod common;
+use common::{openssl_available, temp_path};
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -210,19 +213,6 @@ fn damaged_encrypted_keys_are_named() {
         RsaPrivateKey::from_pem_with_password(pem, PASSWORD),
         Err(Error::Encoding(EncodingFault::EncryptedDer(_)))
     ));
-}
-
-fn openssl_available() -> bool {
-    Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn temp_path(name: &str) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    std::env::temp_dir().join(format!("redc-enc-keys-{}-{n}-{name}", std::process::id()))
 }
 
 /// `openssl args…` with `-in input -out output` added; panics with its stderr on failure.

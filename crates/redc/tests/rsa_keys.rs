@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{big_of as big, boxed as uint, padded};
-use std::path::PathBuf;
+use common::{big_of as big, boxed as uint, openssl_available, padded, temp_path};
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -396,19 +395,6 @@ fn pkcs8_with_another_algorithm_is_an_error() {
 }
 
 // ---- OpenSSL interoperability ----
-
-fn openssl_available() -> bool {
-    Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn temp_path(name: &str) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    std::env::temp_dir().join(format!("redc-rsa-keys-{}-{n}-{name}", std::process::id()))
-}
 
 fn openssl_genkey(bits: usize, primes: usize) -> Option<String> {
     let path = temp_path(&format!("{bits}-{primes}.pem"));

@@ -76,3 +76,23 @@ fn finish(
     }
     child.wait_with_output().unwrap()
 }
+
+/// The standard output of `redc args` fed `stdin`; fails the test with its stderr unless it
+/// succeeds.
+pub fn redc_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = redc(args, stdin);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Whether the system `openssl` runs (the tests that exchange files with it skip without it).
+pub fn openssl_available() -> bool {
+    std::process::Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}

@@ -193,3 +193,18 @@ pub fn on_every_backend(
         })
         .collect()
 }
+
+/// Whether the system `openssl` runs (the tests that exchange keys with it skip without it).
+pub fn openssl_available() -> bool {
+    std::process::Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A path in the temporary directory unique to this process and call, ending in `name`.
+pub fn temp_path(name: &str) -> std::path::PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("redc-test-{}-{n}-{name}", std::process::id()))
+}
