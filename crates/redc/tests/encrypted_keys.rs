@@ -1,7 +1,7 @@
-//! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2): written and
-//! read back, refused with the fault named (wrong password, not encrypted, OpenSSL's legacy
-//! PEM encryption, schemes redc does not decrypt, password hashing beyond the limits,
-//! malformed structures), and exchanged with the system `openssl` both ways.
+//! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2, and OpenSSL's
+//! traditional PEM encryption): written and read back, refused with the fault named (wrong
+//! password, not encrypted, schemes redc does not decrypt, password hashing beyond the limits,
+//! malformed structures and headers), and exchanged with the system `openssl` both ways.
 
 mod common;
 use common::{openssl_available, temp_path};
@@ -124,14 +124,45 @@ fn a_password_for_what_is_not_an_encrypted_private_key_is_refused() {
         RsaPrivateKey::from_der_with_password(b"not a key", PASSWORD).map(|_| ()),
         Err(fault(EncodingFault::Unrecognized))
     );
+}
 
-    // OpenSSL's traditional encryption: named, with the conversion to use.
-    let legacy = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: \
-                  AES-128-CBC,B4B3C8C536E57CBEB4B3C8C536E57CBE\n\nAAAA\n-----END RSA PRIVATE \
-                  KEY-----\n";
-    let err = RsaPrivateKey::from_pem_with_password(legacy, PASSWORD).unwrap_err();
-    assert_eq!(err, fault(EncodingFault::LegacyEncrypted));
-    assert!(err.to_string().contains("openssl pkcs8 -topk8"), "{err}");
+#[test]
+fn traditional_encryption_headers_are_checked() {
+    let pem = |dek: &str, body: &str| {
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n{dek}\n\n{body}\n-----END \
+             RSA PRIVATE KEY-----\n"
+        )
+    };
+    let block = "AAAAAAAAAAAAAAAAAAAAAA==";
+    let iv = "DEK-Info: AES-128-CBC,B4B3C8C536E57CBEB4B3C8C536E57CBE";
+    let header = Err(fault(EncodingFault::LegacyHeader));
+    let read = |text: &str| RsaPrivateKey::from_pem_with_password(text, PASSWORD).map(|_| ());
+    // Without a password it is named as encrypted.
+    assert_eq!(
+        RsaPrivateKey::from_pem(&pem(iv, block)).map(|_| ()),
+        Err(fault(EncodingFault::Encrypted))
+    );
+    // A block of zeros does not decrypt to valid padding (or, by chance, to a key).
+    assert_eq!(read(&pem(iv, block)), Err(fault(EncodingFault::Decryption)));
+    assert_eq!(read(&pem("X-Other: 1", block)), header);
+    assert_eq!(read(&pem("DEK-Info: AES-128-CBC", block)), header);
+    assert_eq!(read(&pem("DEK-Info: AES-128-CBC,zz", block)), header);
+    assert_eq!(
+        read(&pem("DEK-Info: AES-128-CBC,B4B3C8C536E57CBE", block)),
+        header
+    );
+    assert_eq!(
+        read(&pem("DEK-Info: DES-CBC,B4B3C8C536E57CBE", block)),
+        Err(fault(EncodingFault::EncryptionScheme))
+    );
+    assert!(matches!(
+        read(&pem(iv, "!!!!")),
+        Err(Error::Encoding(EncodingFault::EncryptedDer(_)))
+    ));
+    // Not an RSA key's block.
+    let dsa = pem(iv, block).replace("RSA PRIVATE KEY", "DSA PRIVATE KEY");
+    assert_eq!(read(&dsa), Err(fault(EncodingFault::PemLabel)));
 }
 
 /// An EncryptedPrivateKeyInfo with `params` and 48 bytes of "ciphertext" (the limits are
@@ -291,6 +322,27 @@ fn openssl_reads_ours_and_we_read_openssls() {
             RsaPrivateKey::from_pem_with_password(&text, b"wrong").map(|_| ()),
             Err(fault(EncodingFault::Decryption)),
             "{scheme:?}"
+        );
+        let _ = std::fs::remove_file(&enc);
+    }
+
+    // OpenSSL's traditional PEM encryption, with each cipher redc decrypts.
+    for cipher in ["-aes128", "-aes192", "-aes256", "-des3"] {
+        let enc = temp_path("traditional.pem");
+        openssl(
+            &["rsa", "-traditional", cipher, "-passout", &passarg],
+            &unencrypted,
+            &enc,
+        );
+        let text = std::fs::read_to_string(&enc).unwrap();
+        assert!(text.contains("Proc-Type: 4,ENCRYPTED"), "{cipher}");
+        let read = RsaPrivateKey::from_pem_with_password(&text, PASSWORD)
+            .unwrap_or_else(|e| panic!("{cipher}: {e}"));
+        assert!(same(&read, k), "{cipher}");
+        assert_eq!(
+            RsaPrivateKey::from_pem_with_password(&text, b"wrong").map(|_| ()),
+            Err(fault(EncodingFault::Decryption)),
+            "{cipher}"
         );
         let _ = std::fs::remove_file(&enc);
     }

@@ -333,20 +333,22 @@ pub enum EncodingFault {
     /// The PEM label names none of the four RSA key formats.
     PemLabel,
     /// An encrypted private key read without a password: an `ENCRYPTED PRIVATE KEY` (PKCS#8
-    /// EncryptedPrivateKeyInfo, which [`RsaPrivateKey::from_pem_with_password`] reads) or
-    /// OpenSSL's traditional encrypted PEM (`Proc-Type: 4,ENCRYPTED`).
+    /// EncryptedPrivateKeyInfo) or OpenSSL's traditional encrypted PEM (`Proc-Type:
+    /// 4,ENCRYPTED`), both of which [`RsaPrivateKey::from_pem_with_password`] reads.
     ///
     /// [`RsaPrivateKey::from_pem_with_password`]: crate::rsa::RsaPrivateKey::from_pem_with_password
     Encrypted,
-    /// OpenSSL's traditional PEM encryption (`Proc-Type: 4,ENCRYPTED`, a key derived by MD5),
-    /// which redc does not decrypt: convert the key to encrypted PKCS#8 first.
-    LegacyEncrypted,
+    /// OpenSSL's traditional PEM encryption (`Proc-Type: 4,ENCRYPTED`) with a missing or
+    /// malformed `DEK-Info: <cipher>,<IV in hex>` header, or other header lines.
+    LegacyHeader,
     /// A password was given for a private key that is not encrypted.
     NotEncrypted,
     /// The PKCS#8 EncryptedPrivateKeyInfo does not parse: the DER decoder's error.
     EncryptedDer(der::Error),
-    /// The key is encrypted with a scheme redc does not decrypt (it reads PBES2: PBKDF2 with
-    /// HMAC-SHA1 or SHA-2, or scrypt, with AES-CBC or 3DES-CBC; not PBES1, single DES or RC2).
+    /// The key is encrypted with a scheme redc does not decrypt. It reads PKCS#8's PBES2
+    /// (PBKDF2 with HMAC-SHA1 or SHA-2, or scrypt, with AES-CBC or 3DES-CBC) and OpenSSL's
+    /// traditional PEM encryption with AES-CBC or 3DES-CBC; not PBES1, PKCS#12's PBE, single
+    /// DES or RC2.
     EncryptionScheme,
     /// Decryption failed: a wrong password, or a damaged encrypted key.
     Decryption,
@@ -608,12 +610,11 @@ impl fmt::Display for EncodingFault {
             ),
             EncodingFault::Encrypted => f.write_str(
                 "the private key is encrypted (ENCRYPTED PRIVATE KEY, or PEM with Proc-Type: \
-                 4,ENCRYPTED): read encrypted PKCS#8 with its password",
+                 4,ENCRYPTED): read it with its password",
             ),
-            EncodingFault::LegacyEncrypted => f.write_str(
-                "OpenSSL's traditional PEM encryption (Proc-Type: 4,ENCRYPTED) is not \
-                 supported: convert the key to encrypted PKCS#8 (openssl pkcs8 -topk8 -v2 \
-                 aes-256-cbc -in key.pem -out key8.pem)",
+            EncodingFault::LegacyHeader => f.write_str(
+                "malformed traditional PEM encryption headers (expected Proc-Type: 4,ENCRYPTED \
+                 and DEK-Info: <cipher>,<IV in hex>, then a blank line)",
             ),
             EncodingFault::NotEncrypted => {
                 f.write_str("a password was given but the private key is not encrypted")
@@ -622,8 +623,8 @@ impl fmt::Display for EncodingFault {
                 write!(f, "malformed PKCS#8 EncryptedPrivateKeyInfo: {e}")
             }
             EncodingFault::EncryptionScheme => f.write_str(
-                "the key's encryption scheme is not supported (redc decrypts PBES2: PBKDF2 or \
-                 scrypt, with AES-CBC or 3DES-CBC)",
+                "the key's encryption scheme is not supported (redc decrypts PBES2 with PBKDF2 \
+                 or scrypt, and traditional PEM encryption, each with AES-CBC or 3DES-CBC)",
             ),
             EncodingFault::Decryption => {
                 f.write_str("decryption failed: wrong password, or a damaged encrypted key")

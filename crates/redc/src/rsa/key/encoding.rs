@@ -382,18 +382,21 @@ impl RsaPrivateKey {
         Self::from_pkcs8_info(&info)
     }
 
-    /// A private key in PEM encrypted with a password: an `ENCRYPTED PRIVATE KEY` (PKCS#8
+    /// A private key in PEM encrypted with a password, decrypted and then validated as
+    /// [`RsaPrivateKey::from_pem`] does: an `ENCRYPTED PRIVATE KEY` (PKCS#8
     /// EncryptedPrivateKeyInfo, RFC 5958; PBES2 of RFC 8018: PBKDF2 with HMAC-SHA1 or SHA-2,
     /// or scrypt, and AES-CBC or 3DES-CBC, as `openssl pkcs8 -topk8 -v2 aes-256-cbc`, `openssl
-    /// genpkey -aes256` and pyca's `BestAvailableEncryption` write it), decrypted and then
-    /// validated as [`RsaPrivateKey::from_pem`] does.
+    /// genpkey -aes256` and pyca's `BestAvailableEncryption` write it), or an `RSA PRIVATE
+    /// KEY` in OpenSSL's traditional encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info` with
+    /// AES-128/192/256-CBC or DES-EDE3-CBC, as `openssl genrsa -des3` of OpenSSL 1.x and
+    /// `ssh-keygen -m PEM` write it).
     ///
     /// Errors that say what is wrong: [`EncodingFault::NotEncrypted`] for a key that is not
-    /// encrypted, [`EncodingFault::LegacyEncrypted`] for OpenSSL's traditional
-    /// `Proc-Type: 4,ENCRYPTED` PEM, [`EncodingFault::EncryptionScheme`] for another scheme
-    /// (PBES1, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose password hashing asks for
-    /// more than [`MAX_PBKDF2_ITERATIONS`] or [`MAX_SCRYPT_BYTES`] (a file crafted to stall or
-    /// exhaust the reader), and [`EncodingFault::Decryption`] for a wrong password.
+    /// encrypted, [`EncodingFault::EncryptionScheme`] for another scheme (PBES1, PKCS#12's
+    /// PBE, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose password hashing asks
+    /// for more than [`MAX_PBKDF2_ITERATIONS`] or [`MAX_SCRYPT_BYTES`] (a file crafted to stall
+    /// or exhaust the reader), [`EncodingFault::LegacyHeader`] for malformed traditional
+    /// headers, and [`EncodingFault::Decryption`] for a wrong password.
     ///
     /// ```
     /// use redc::rsa::pkcs8::LineEnding;
@@ -412,7 +415,15 @@ impl RsaPrivateKey {
     pub fn from_pem_with_password(pem: &str, password: &[u8]) -> super::Result<Self> {
         let pem = from_boundary(pem);
         if pem.contains("Proc-Type: 4,ENCRYPTED") {
-            return Err(Error::Encoding(EncodingFault::LegacyEncrypted));
+            if !pem.starts_with("-----BEGIN RSA PRIVATE KEY-----") {
+                return Err(Error::Encoding(EncodingFault::PemLabel));
+            }
+            let der = super::legacy_pem::decrypt(pem, password)?;
+            return match pkcs1::RsaPrivateKey::from_der(&der) {
+                Ok(k) => Self::from_pkcs1_struct(&k),
+                // Bytes that passed the padding check by chance (a wrong password).
+                Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
+            };
         }
         match KeyFormat::detect_pem(pem) {
             Err(Error::Encoding(EncodingFault::Encrypted)) => {}

@@ -20,6 +20,7 @@ use crate::nat::arith;
 mod blinding;
 mod crt;
 mod encoding;
+mod legacy_pem;
 pub use encoding::{MAX_PBKDF2_ITERATIONS, MAX_SCRYPT_BYTES, PBKDF2_ITERATIONS};
 mod private;
 use crate::exp::{binary, sliding};
