@@ -408,12 +408,9 @@ def _pem_block(data, labels):
 
 
 def _encrypted_key_advice(data, pem):
-    """What an encrypted private key is, and how to decrypt it for redc."""
+    """What an encrypted private key is."""
     if pem and b"Proc-Type: 4,ENCRYPTED" in data:
-        return (
-            "a traditional OpenSSL PEM key encrypted with a password (Proc-Type: 4,ENCRYPTED), which "
-            "redc does not decrypt; decrypt it first (openssl rsa -in key.pem -out plain.pem)"
-        )
+        return "a traditional OpenSSL PEM key (Proc-Type: 4,ENCRYPTED): pass its password"
     return "an encrypted PKCS#8 key (EncryptedPrivateKeyInfo, ENCRYPTED PRIVATE KEY): pass its password"
 
 
@@ -439,14 +436,12 @@ def _load(data, pem, password):
     try:
         return _redc.load_private(data, pem, password)
     except _redc.EncryptedKey:
+        # Only without a password. pyca checks DEK-Info before it asks for one.
         if pem and b"Proc-Type: 4,ENCRYPTED" in data:
             _check_dek_info(data)
         advice = _encrypted_key_advice(data, pem)
-        if password is None:
-            # pyca's TypeError and message, then redc's detail.
-            raise TypeError(f"Password was not given but private key is encrypted: {advice}") from None
-        # Only OpenSSL's traditional encryption comes here with a password.
-        raise TypeError(f"redc cannot use the password: the private key is {advice}") from None
+        # pyca's TypeError and message, then redc's detail.
+        raise TypeError(f"Password was not given but private key is encrypted: {advice}") from None
     except _redc.NotEncryptedKey:
         raise TypeError("Password was given but private key is not encrypted.") from None
     except _redc.BadPassword:
@@ -455,13 +450,13 @@ def _load(data, pem, password):
 
 def load_pem_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=False):
     """A private key from PEM (PKCS#1 or PKCS#8, detected; bytes around the block are
-    skipped); ``ValueError`` names the fault. An encrypted PKCS#8 key (``ENCRYPTED PRIVATE
-    KEY``) is decrypted with ``password`` (bytes); as in pyca, ``TypeError`` for a missing
+    skipped); ``ValueError`` names the fault. An encrypted key (``ENCRYPTED PRIVATE KEY``, or
+    an ``RSA PRIVATE KEY`` with ``Proc-Type: 4,ENCRYPTED``) is decrypted with ``password``
+    (bytes); as in pyca, ``TypeError`` for a missing
     password or one given with a plain key, ``ValueError`` ("Incorrect password, could not
     decrypt key") for a wrong one, ``ValueError`` naming the scheme for one redc does not
-    decrypt (it reads PBES2: PBKDF2 or scrypt, with AES-CBC or 3DES-CBC). OpenSSL's traditional
-    PEM encryption (``Proc-Type: 4,ENCRYPTED``) is not decrypted: ``TypeError`` says how to
-    decrypt the key first."""
+    decrypt (it reads PBES2 with PBKDF2 or scrypt, and OpenSSL's traditional ``Proc-Type:
+    4,ENCRYPTED`` PEM, each with AES-CBC or 3DES-CBC)."""
     return RSAPrivateKey(_load(data, True, password))
 
 

@@ -26,9 +26,8 @@ create_exception!(
     _redc,
     EncryptedKey,
     PyValueError,
-    "The key is encrypted and was read without a password, or is encrypted in a way redc does \
-     not decrypt (traditional PEM with Proc-Type: 4,ENCRYPTED); the Python layer turns it into \
-     pyca's TypeError."
+    "The key is encrypted (encrypted PKCS#8, or traditional PEM with Proc-Type: 4,ENCRYPTED) \
+     and was read without a password; the Python layer turns it into pyca's TypeError."
 );
 
 create_exception!(
@@ -47,16 +46,13 @@ create_exception!(
 );
 
 /// A redc error as the Python exception pyca raises for it: `InvalidSignature` for a failed
-/// verification, `EncryptedKey` (a `ValueError`) for an encrypted key read without a password
-/// or one redc does not decrypt (OpenSSL's traditional PEM encryption), `NotEncryptedKey` for
-/// a password given with a plain key, `BadPassword` for a failed decryption, `ValueError`
-/// (with redc's message, which names the fault) otherwise.
+/// verification, `EncryptedKey` (a `ValueError`) for an encrypted key read without a password,
+/// `NotEncryptedKey` for a password given with a plain key, `BadPassword` for a failed
+/// decryption, `ValueError` (with redc's message, which names the fault) otherwise.
 fn err(e: Error) -> PyErr {
     match e {
         Error::Verification => InvalidSignature::new_err("the signature did not verify"),
-        Error::Encoding(EncodingFault::Encrypted | EncodingFault::LegacyEncrypted) => {
-            EncryptedKey::new_err(e.to_string())
-        }
+        Error::Encoding(EncodingFault::Encrypted) => EncryptedKey::new_err(e.to_string()),
         Error::Encoding(EncodingFault::NotEncrypted) => NotEncryptedKey::new_err(e.to_string()),
         Error::Encoding(EncodingFault::Decryption) => BadPassword::new_err(e.to_string()),
         other => PyValueError::new_err(other.to_string()),
