@@ -264,28 +264,6 @@ def test_encrypted_keys_without_a_password_raise_pycas_type_error(path):
         assert "ENCRYPTED PRIVATE KEY" in str(e.value) and "pass its password" in str(e.value)
 
 
-# pyca's RSA keys in OpenSSL's traditional PEM encryption, and their passwords.
-TRADITIONAL_RSA = [
-    ("asymmetric/Traditional_OpenSSL_Serialization/key1.pem", b"123456"),  # DES-EDE3-CBC
-    ("asymmetric/Traditional_OpenSSL_Serialization/key2.pem", b"a123456"),  # AES-128-CBC
-    ("asymmetric/PEM_Serialization/rsa_private_key.pem", b"123456"),
-]
-
-
-@pytest.mark.parametrize("path,password", TRADITIONAL_RSA)
-def test_traditional_encrypted_vectors_decrypt_as_in_pyca(path, password):
-    from cryptography.hazmat.primitives import serialization as ps
-
-    data = _vector_bytes(path)
-    mine = redc.load_pem_private_key(data, password)
-    assert mine.private_numbers() == ps.load_pem_private_key(data, password).private_numbers()
-    with pytest.raises(ValueError) as wrong_theirs:
-        ps.load_pem_private_key(data, b"wrong password")
-    with pytest.raises(ValueError) as wrong_mine:
-        redc.load_pem_private_key(data, b"wrong password")
-    assert str(wrong_mine.value) == str(wrong_theirs.value)
-
-
 @pytest.mark.parametrize(
     "path",
     [
@@ -300,9 +278,13 @@ def test_traditional_encrypted_pem_redc_cannot_use_is_a_value_error(path):
         redc.load_pem_private_key(_vector_bytes(path), b"123456")
 
 
-# pyca's encrypted PKCS#8 RSA keys, their passwords, and whether redc decrypts their scheme
-# (PBES2 with PBKDF2 or scrypt and AES-CBC or 3DES-CBC: yes; PKCS#12's PBE and PBES1: no).
-ENCRYPTED_PKCS8_RSA = [
+# pyca's encrypted RSA keys, their passwords, and whether redc decrypts their scheme (OpenSSL's
+# traditional PEM encryption, and PKCS#8's PBES2 with PBKDF2 or scrypt, with AES-CBC or 3DES-CBC:
+# yes; PKCS#12's PBE and PBES1: no).
+ENCRYPTED_RSA = [
+    ("asymmetric/Traditional_OpenSSL_Serialization/key1.pem", b"123456", True),  # DES-EDE3-CBC
+    ("asymmetric/Traditional_OpenSSL_Serialization/key2.pem", b"a123456", True),  # AES-128-CBC
+    ("asymmetric/PEM_Serialization/rsa_private_key.pem", b"123456", True),
     ("asymmetric/PKCS8/enc-rsa-3des.pem", b"password", True),
     ("asymmetric/PKCS8/rsa-aes-192-cbc.pem", b"PolarSSLTest", True),
     ("asymmetric/PKCS8/rsa_pkcs8_pbes2_pbkdf2_2048_3des_sha224.pem", b"PolarSSLTest", True),
@@ -313,8 +295,8 @@ ENCRYPTED_PKCS8_RSA = [
 ]
 
 
-@pytest.mark.parametrize("path,password,supported", ENCRYPTED_PKCS8_RSA)
-def test_encrypted_pkcs8_vectors_decrypt_as_in_pyca(path, password, supported):
+@pytest.mark.parametrize("path,password,supported", ENCRYPTED_RSA)
+def test_encrypted_vectors_decrypt_as_in_pyca(path, password, supported):
     from cryptography.hazmat.primitives import serialization as ps
 
     data = _vector_bytes(path)
