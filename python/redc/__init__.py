@@ -452,11 +452,10 @@ def load_pem_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_k
     """A private key from PEM (PKCS#1 or PKCS#8, detected; bytes around the block are
     skipped); ``ValueError`` names the fault. An encrypted key (``ENCRYPTED PRIVATE KEY``, or
     an ``RSA PRIVATE KEY`` with ``Proc-Type: 4,ENCRYPTED``) is decrypted with ``password``
-    (bytes); as in pyca, ``TypeError`` for a missing
-    password or one given with a plain key, ``ValueError`` ("Incorrect password, could not
-    decrypt key") for a wrong one, ``ValueError`` naming the scheme for one redc does not
-    decrypt (it reads PBES2 with PBKDF2 or scrypt, and OpenSSL's traditional ``Proc-Type:
-    4,ENCRYPTED`` PEM, each with AES-CBC or 3DES-CBC)."""
+    (bytes). As in pyca: ``TypeError`` for a missing password or one given with a plain key,
+    ``ValueError`` ("Incorrect password, could not decrypt key") for a wrong one. A scheme redc
+    does not decrypt is a ``ValueError`` naming it (redc reads PBES2 with PBKDF2 or scrypt, and
+    OpenSSL's traditional PEM encryption, each with AES-CBC or 3DES-CBC)."""
     return RSAPrivateKey(_load(data, True, password))
 
 
