@@ -8,20 +8,36 @@
 use alloc::vec::Vec;
 
 use cbc::cipher::block_padding::Pkcs7;
-use cbc::cipher::{BlockDecryptMut, KeyIvInit};
+use cbc::cipher::{BlockCipher, BlockDecryptMut, KeyInit, KeyIvInit};
 use md5::{Digest, Md5};
 use zeroize::Zeroizing;
 
 use crate::rsa::{EncodingFault, Error};
 
+/// CBC decryption with PKCS#7 padding: `(key, iv, ciphertext)` to the plaintext.
+type CbcDecrypt = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, EncodingFault>;
+
 /// The ciphers OpenSSL's traditional encryption names in `DEK-Info` that redc decrypts: the
-/// name, the key length and the IV length in bytes.
-const CIPHERS: [(&str, usize, usize); 4] = [
-    ("AES-128-CBC", 16, 16),
-    ("AES-192-CBC", 24, 16),
-    ("AES-256-CBC", 32, 16),
-    ("DES-EDE3-CBC", 24, 8),
+/// name, the key length and the IV length in bytes, and the decryption.
+const CIPHERS: [(&str, usize, usize, CbcDecrypt); 4] = [
+    ("AES-128-CBC", 16, 16, cbc_decrypt::<aes::Aes128>),
+    ("AES-192-CBC", 24, 16, cbc_decrypt::<aes::Aes192>),
+    ("AES-256-CBC", 32, 16, cbc_decrypt::<aes::Aes256>),
+    ("DES-EDE3-CBC", 24, 8, cbc_decrypt::<des::TdesEde3>),
 ];
+
+/// `ciphertext` decrypted by `C` in CBC mode: [`EncodingFault::LegacyHeader`] for a key or IV
+/// of the wrong length, [`EncodingFault::Decryption`] when the padding does not check.
+fn cbc_decrypt<C: BlockCipher + BlockDecryptMut + KeyInit>(
+    key: &[u8],
+    iv: &[u8],
+    ciphertext: &[u8],
+) -> Result<Vec<u8>, EncodingFault> {
+    cbc::Decryptor::<C>::new_from_slices(key, iv)
+        .map_err(|_| EncodingFault::LegacyHeader)?
+        .decrypt_padded_vec_mut::<Pkcs7>(ciphertext)
+        .map_err(|_| EncodingFault::Decryption)
+}
 
 /// The PKCS#1 DER inside `block` (one PEM block, `Proc-Type: 4,ENCRYPTED` in its headers),
 /// decrypted with `password`. [`EncodingFault::LegacyHeader`] for a missing or malformed
@@ -51,7 +67,7 @@ pub(super) fn decrypt(block: &str, password: &[u8]) -> Result<Zeroizing<Vec<u8>>
     let (name, iv_hex) = dek
         .and_then(|d| d.split_once(','))
         .ok_or(header(EncodingFault::LegacyHeader))?;
-    let &(_, key_len, iv_len) = CIPHERS
+    let &(_, key_len, iv_len, cbc) = CIPHERS
         .iter()
         .find(|c| c.0.eq_ignore_ascii_case(name.trim()))
         .ok_or(header(EncodingFault::EncryptionScheme))?;
@@ -65,19 +81,7 @@ pub(super) fn decrypt(block: &str, password: &[u8]) -> Result<Zeroizing<Vec<u8>>
         )))
     })?;
     let key = bytes_to_key(password, &iv[..8], key_len);
-    let plain = match key_len {
-        16 => cbc::Decryptor::<aes::Aes128>::new_from_slices(&key, &iv)
-            .map(|d| d.decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)),
-        32 => cbc::Decryptor::<aes::Aes256>::new_from_slices(&key, &iv)
-            .map(|d| d.decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)),
-        _ if iv_len == 8 => cbc::Decryptor::<des::TdesEde3>::new_from_slices(&key, &iv)
-            .map(|d| d.decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)),
-        _ => cbc::Decryptor::<aes::Aes192>::new_from_slices(&key, &iv)
-            .map(|d| d.decrypt_padded_vec_mut::<Pkcs7>(&ciphertext)),
-    }
-    .map_err(|_| header(EncodingFault::LegacyHeader))?
-    .map_err(|_| header(EncodingFault::Decryption))?;
-    Ok(Zeroizing::new(plain))
+    Ok(Zeroizing::new(cbc(&key, &iv, &ciphertext).map_err(header)?))
 }
 
 /// OpenSSL's `EVP_BytesToKey` with MD5 and one round: `D₁ = MD5(password ‖ salt)`, `Dᵢ =
