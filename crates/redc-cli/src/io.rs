@@ -172,15 +172,16 @@ fn parse_key(bytes: &[u8], password: Option<&[u8]>) -> Result<Key, String> {
         let text = std::str::from_utf8(block)
             .map_err(|_| "the PEM block is not ASCII text".to_string())?;
         let label = pem_label(text).unwrap_or_default();
+        let detected = KeyFormat::detect_pem(text);
         let encrypted = text.contains("Proc-Type: 4,ENCRYPTED")
-            || KeyFormat::detect_pem(text) == Err(Error::Encoding(EncodingFault::Encrypted));
+            || detected == Err(Error::Encoding(EncodingFault::Encrypted));
         if encrypted {
             let pw = password.ok_or_else(|| needs_password(&format!("PEM \"{label}\"")))?;
             return RsaPrivateKey::from_pem_with_password(text, pw)
                 .map(|k| Key::Private(Box::new(k)))
                 .map_err(|e| format!("encrypted private key (PEM \"{label}\"): {e}"));
         }
-        let format = KeyFormat::detect_pem(text).map_err(|e| match e {
+        let format = detected.map_err(|e| match e {
             redc::rsa::Error::Encoding(EncodingFault::PemLabel) => format!(
                 "unsupported PEM label \"{label}\" (expected RSA PRIVATE KEY, PRIVATE KEY, RSA \
                  PUBLIC KEY or PUBLIC KEY)"
