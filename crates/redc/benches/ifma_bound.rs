@@ -17,6 +17,14 @@
 //! written out below). A 128-bit multiply-add counts as half a 512-bit one. The wide form
 //! (one modulus across the lanes, for verification and the fault check) is timed on
 //! exponentiations by e = 65537 at the RSA moduli's sizes.
+//!
+//! Before the IFMA rows, a table of what the kernels' other vector instructions cost on the
+//! running CPU: eight of each kind alone, and beside eight independent 512-bit multiply-adds.
+//! An instruction with pipes of its own adds nothing beside them; one that shares the
+//! multiply-add's pipes adds its own time. On the AMD EPYC Zen 4 (family 25 model 17) the
+//! additions, blends and shifts were free beside them, `VALIGNQ` and `VSHUFI64X2` took a
+//! third of a multiply-add's slot each, a 128-bit multiply-add half of one, and a 512-bit
+//! store 2 to 3 cycles of its own (docs/performance.md, 2026-11-27, session six).
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
@@ -85,6 +93,94 @@ mod imp {
         // SAFETY: run only where Token::get proved AVX512F and AVX512IFMA.
         let ns = time_ns(9, 100, || unsafe { burst() });
         1000.0 / (ns * ghz)
+    }
+
+    /// A burst of 125 groups of the given instruction, repeated for `r` in 10..=17 (`\\r` in
+    /// the text), after eight independent 512-bit `VPMADD52LUQ`s (into zmm0–zmm7) when the
+    /// first token is `madds`; `rdi` points to 1 KiB of scratch.
+    macro_rules! burst {
+        (madds, $ins:literal) => {
+            burst!(@ "vpmadd52luq zmm\\r, zmm8, zmm9", $ins)
+        };
+        (alone, $ins:literal) => {
+            burst!(@ "", $ins)
+        };
+        (@ $madd:literal, $ins:literal) => {{
+            #[target_feature(enable = "avx512f,avx512ifma")]
+            unsafe fn burst(buf: *mut u8) {
+                // SAFETY: the caller checked the features; the stores stay inside `buf`.
+                unsafe {
+                    core::arch::asm!(
+                        ".rept 125",
+                        ".irp r,0,1,2,3,4,5,6,7",
+                        $madd,
+                        ".endr",
+                        ".irp r,10,11,12,13,14,15,16,17",
+                        $ins,
+                        ".endr",
+                        ".endr",
+                        in("rdi") buf,
+                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+                        out("zmm16") _, out("zmm17") _,
+                        options(nostack),
+                    );
+                }
+            }
+            burst
+        }};
+    }
+
+    /// What other vector instructions cost beside the multiply-adds. Per kind: eight of them
+    /// alone, and eight issued with eight independent 512-bit multiply-adds (cycles per group
+    /// of each). Where the kind has its own pipes, the group with multiply-adds takes the
+    /// longer of the two alone; where it shares the multiply-add's pipes, their sum. The
+    /// forms' kernels issue these beside their multiply-adds (the duo form most), so the
+    /// table tells how much of their gap to the bound is the instruction mix on the running
+    /// CPU.
+    fn mix_rows(ghz: f64) {
+        let mut buf = vec![0u8; 1024 + 64];
+        let off = buf.as_ptr().align_offset(64);
+        let p = buf[off..].as_mut_ptr();
+        type Burst = unsafe fn(*mut u8);
+        macro_rules! kind {
+            ($name:literal, $ins:literal) => {
+                (
+                    $name,
+                    burst!(alone, $ins) as Burst,
+                    burst!(madds, $ins) as Burst,
+                )
+            };
+        }
+        let kinds: [(&str, Burst, Burst); 9] = [
+            kind!("VPMADD52LUQ zmm", "vpmadd52luq zmm\\r, zmm8, zmm9"),
+            kind!("VPADDQ zmm", "vpaddq zmm\\r, zmm8, zmm9"),
+            kind!("VPBLENDMQ zmm", "vpblendmq zmm\\r {{k1}}, zmm8, zmm9"),
+            kind!("VPSRLQ zmm", "vpsrlq zmm\\r, zmm8, 3"),
+            kind!("VALIGNQ zmm", "valignq zmm\\r, zmm8, zmm9, 4"),
+            kind!("VSHUFI64X2 zmm", "vshufi64x2 zmm\\r, zmm8, zmm8, 0"),
+            kind!("VPMADD52LUQ xmm", "vpmadd52luq xmm\\r, xmm8, xmm9"),
+            kind!(
+                "512-bit load",
+                "vmovdqu64 zmm\\r, zmmword ptr [rdi + 64*(\\r-10)]"
+            ),
+            kind!(
+                "512-bit store",
+                "vmovdqu64 zmmword ptr [rdi + 64*(\\r-10)], zmm8"
+            ),
+        ];
+        // SAFETY: run only where Token::get proved AVX512F and AVX512IFMA; `p` has 1 KiB.
+        let cyc = |f: Burst| time_ns(9, 40, || unsafe { f(p) }) * ghz / 125.0;
+        println!("eight of each kind alone, and beside eight independent 512-bit multiply-adds:");
+        println!(
+            "{:<16} {:>10} {:>14}",
+            "kind", "alone cyc", "with madds cyc"
+        );
+        for (name, alone, with) in kinds {
+            println!("{name:<16} {:>10.1} {:>14.1}", cyc(alone), cyc(with));
+        }
     }
 
     fn lcg(s: &mut u64) -> u64 {
@@ -199,6 +295,7 @@ mod imp {
         };
         let peak = peak_ifma_per_cycle(ghz);
         println!("independent 512-bit VPMADD52LUQ: {peak:.2} per cycle");
+        mix_rows(ghz);
         println!(
             "{:<7} {:>6} {:>7} {:>10} {:>12} {:>11} {:>9}",
             "form", "digits", "numbers", "cycles/mul", "madds/mul", "bound cyc", "of bound"
