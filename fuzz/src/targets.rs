@@ -89,6 +89,9 @@ pub fn parse_key(data: &[u8]) {
 fn cheap_kdf(der: &[u8]) -> bool {
     use redc::rsa::pkcs8::pkcs5::pbes2::Kdf;
     use redc::rsa::pkcs8::EncryptedPrivateKeyInfo;
+    if let Some(iterations) = pkcs12_pbe_iterations(der) {
+        return iterations <= 10_000;
+    }
     let Ok(info) = EncryptedPrivateKeyInfo::try_from(der) else {
         return true;
     };
@@ -102,6 +105,44 @@ fn cheap_kdf(der: &[u8]) -> bool {
         }
         _ => true,
     }
+}
+
+/// The iteration count of an EncryptedPrivateKeyInfo under one of PKCS#12's PBE schemes
+/// (`1.2.840.113549.1.12.1.*`, parameters `SEQUENCE { salt OCTET STRING, iterations INTEGER }`),
+/// which the pkcs8 crate's parser does not know; `u64::MAX` for a count too large to read.
+fn pkcs12_pbe_iterations(der: &[u8]) -> Option<u64> {
+    use redc::rsa::pkcs8::der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef, UintRef};
+    use redc::rsa::pkcs8::der::{Reader, SliceReader};
+    const PKCS12_PBE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.1");
+    let mut r = SliceReader::new(der).ok()?;
+    let params = r
+        .sequence(|r| {
+            let params = r.sequence(|a| {
+                let oid: ObjectIdentifier = a.decode()?;
+                let params: Option<AnyRef<'_>> = a.decode()?;
+                Ok((oid, params))
+            })?;
+            r.decode::<OctetStringRef<'_>>()?;
+            Ok(params)
+        })
+        .ok()
+        .and_then(|(oid, params)| (oid.parent() == Some(PKCS12_PBE)).then_some(params))?;
+    let count = params.and_then(|p| {
+        p.sequence(|s| {
+            s.decode::<OctetStringRef<'_>>()?;
+            s.decode::<UintRef<'_>>()
+        })
+        .ok()
+    });
+    Some(match count {
+        Some(c) if c.as_bytes().len() <= 8 => c
+            .as_bytes()
+            .iter()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        Some(_) => u64::MAX,
+        // No parameters, or malformed ones: refused before any hashing.
+        None => 0,
+    })
 }
 
 fn check_private(k: &RsaPrivateKey) {

@@ -455,7 +455,8 @@ def load_pem_private_key(data, password=None, backend=None, *, unsafe_skip_rsa_k
     (bytes). As in pyca: ``TypeError`` for a missing password or one given with a plain key,
     ``ValueError`` ("Incorrect password, could not decrypt key") for a wrong one. A scheme redc
     does not decrypt is a ``ValueError`` naming it (redc reads PBES2 with PBKDF2 or scrypt, and
-    OpenSSL's traditional PEM encryption, each with AES-CBC or 3DES-CBC)."""
+    OpenSSL's traditional PEM encryption, each with AES-CBC or 3DES-CBC, and PKCS#12's SHA-1 and
+    3DES scheme)."""
     return RSAPrivateKey(_load(data, True, password))
 
 

@@ -1,5 +1,5 @@
-//! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2, and OpenSSL's
-//! traditional PEM encryption): written and read back, refused with the fault named (wrong
+//! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2 or PKCS#12's
+//! 3DES schemes, and OpenSSL's traditional PEM encryption): written and read back, refused with the fault named (wrong
 //! password, not encrypted, schemes redc does not decrypt, password hashing beyond the limits,
 //! malformed structures and headers), and exchanged with the system `openssl` both ways.
 
@@ -299,8 +299,10 @@ fn openssl_reads_ours_and_we_read_openssls() {
     // PEM encryption with each cipher redc decrypts; each file's marker line beside it.
     const PKCS8: &str = "ENCRYPTED PRIVATE KEY";
     const TRADITIONAL: &str = "Proc-Type: 4,ENCRYPTED";
-    let schemes: [(&[&str], &str); 9] = [
+    let schemes: [(&[&str], &str); 11] = [
         (&["pkcs8", "-topk8", "-v2", "aes-256-cbc"], PKCS8),
+        (&["pkcs8", "-topk8", "-v1", "PBE-SHA1-3DES"], PKCS8),
+        (&["pkcs8", "-topk8", "-v1", "PBE-SHA1-2DES"], PKCS8),
         (
             &[
                 "pkcs8",
@@ -338,8 +340,9 @@ fn openssl_reads_ours_and_we_read_openssls() {
         let _ = std::fs::remove_file(&enc);
     }
 
-    // PBES1 (PKCS#5 v1.5 and PKCS#12 schemes): named as a scheme redc does not decrypt.
-    for v1 in ["PBE-MD5-DES", "PBE-SHA1-3DES"] {
+    // PBES1 and PKCS#12's RC2 scheme: named as schemes redc does not decrypt (where this
+    // OpenSSL still writes them; `pkcs12_schemes_beyond_3des_are_named` crafts them).
+    for v1 in ["PBE-MD5-DES", "PBE-SHA1-RC2-40"] {
         let enc = temp_path("v1.pem");
         let out = Command::new("openssl")
             .args(["pkcs8", "-topk8", "-v1", v1, "-passout", &passarg, "-in"])
@@ -366,5 +369,71 @@ fn openssl_reads_ours_and_we_read_openssls() {
     }
     for p in [ours, plain, unencrypted] {
         let _ = std::fs::remove_file(p);
+    }
+}
+
+/// A DER TLV with a short-form length.
+fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    assert!(content.len() < 128);
+    let mut v = vec![tag, content.len() as u8];
+    v.extend_from_slice(content);
+    v
+}
+
+/// An EncryptedPrivateKeyInfo under the PKCS#12 PBE scheme `1.2.840.113549.1.12.1.<scheme>`
+/// with an 8-byte salt, `iterations`, and `data` as its ciphertext; `params: false` leaves the
+/// parameters out.
+fn pkcs12_der(scheme: u8, iterations: u32, params: bool, data: &[u8]) -> Vec<u8> {
+    let oid = tlv(
+        0x06,
+        &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01, scheme],
+    );
+    let mut count = iterations.to_be_bytes().to_vec();
+    while count.len() > 1 && count[0] == 0 && count[1] < 0x80 {
+        count.remove(0);
+    }
+    if count[0] >= 0x80 {
+        count.insert(0, 0);
+    }
+    let mut p = tlv(0x04, &[7u8; 8]);
+    p.extend(tlv(0x02, &count));
+    let mut alg = oid;
+    if params {
+        alg.extend(tlv(0x30, &p));
+    }
+    let mut body = tlv(0x30, &alg);
+    body.extend(tlv(0x04, data));
+    tlv(0x30, &body)
+}
+
+#[test]
+fn pkcs12_schemes_beyond_3des_are_named() {
+    let read = |der: &[u8]| RsaPrivateKey::from_der_with_password(der, PASSWORD).map(|_| ());
+    let data = [0u8; 32];
+    // The 3DES schemes decrypt (zeros are no key: a wrong password's outcome).
+    for scheme in [3, 4] {
+        assert_eq!(
+            read(&pkcs12_der(scheme, 2048, true, &data)),
+            Err(fault(EncodingFault::Decryption)),
+            "scheme {scheme}"
+        );
+        // Beyond the iteration limit: refused before any work.
+        assert_eq!(
+            read(&pkcs12_der(scheme, MAX_PBKDF2_ITERATIONS + 1, true, &data)),
+            Err(fault(EncodingFault::KdfCost))
+        );
+        // No parameters: malformed.
+        assert!(matches!(
+            read(&pkcs12_der(scheme, 2048, false, &data)),
+            Err(Error::Encoding(EncodingFault::EncryptedDer(_)))
+        ));
+    }
+    // 128-bit RC4, 40-bit RC4, 128-bit RC2, 40-bit RC2: not decrypted, and said so.
+    for scheme in [1, 2, 5, 6] {
+        assert_eq!(
+            read(&pkcs12_der(scheme, 2048, true, &data)),
+            Err(fault(EncodingFault::EncryptionScheme)),
+            "scheme {scheme}"
+        );
     }
 }

@@ -346,9 +346,9 @@ pub enum EncodingFault {
     /// The PKCS#8 EncryptedPrivateKeyInfo does not parse: the DER decoder's error.
     EncryptedDer(der::Error),
     /// The key is encrypted with a scheme redc does not decrypt. It reads PKCS#8's PBES2
-    /// (PBKDF2 with HMAC-SHA1 or SHA-2, or scrypt, with AES-CBC or 3DES-CBC) and OpenSSL's
-    /// traditional PEM encryption with AES-CBC or 3DES-CBC; not PBES1, PKCS#12's PBE, single
-    /// DES or RC2.
+    /// (PBKDF2 with HMAC-SHA1 or SHA-2, or scrypt, with AES-CBC or 3DES-CBC), PKCS#8 with
+    /// PKCS#12's 3DES schemes, and OpenSSL's traditional PEM encryption with AES-CBC or
+    /// 3DES-CBC; not PBES1, PKCS#12's RC2 and RC4 schemes, single DES or RC2.
     EncryptionScheme,
     /// Decryption failed: a wrong password, or a damaged encrypted key.
     Decryption,
@@ -624,7 +624,8 @@ impl fmt::Display for EncodingFault {
             }
             EncodingFault::EncryptionScheme => f.write_str(
                 "the key's encryption scheme is not supported (redc decrypts PBES2 with PBKDF2 \
-                 or scrypt, and traditional PEM encryption, each with AES-CBC or 3DES-CBC)",
+                 or scrypt, and traditional PEM encryption, each with AES-CBC or 3DES-CBC, and \
+                 PKCS#12's PBE with SHA-1 and 3DES)",
             ),
             EncodingFault::Decryption => {
                 f.write_str("decryption failed: wrong password, or a damaged encrypted key")

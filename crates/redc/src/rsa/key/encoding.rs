@@ -100,8 +100,9 @@ impl From<der::Error> for Error {
 /// PBKDF2-HMAC-SHA256 (about a quarter of a second to write or read a key on a current core).
 pub const PBKDF2_ITERATIONS: u32 = 600_000;
 
-/// The most PBKDF2 iterations an encrypted key may ask for (about four seconds); more is
-/// refused as [`EncodingFault::KdfCost`] before any work.
+/// The most PBKDF2 iterations an encrypted key may ask for (about four seconds), and the most
+/// iterations of PKCS#12's key derivation; more is refused as [`EncodingFault::KdfCost`]
+/// before any work.
 pub const MAX_PBKDF2_ITERATIONS: u32 = 10_000_000;
 
 /// The most memory scrypt may ask for (`128·r·N` bytes, 256 MiB; and `128·r·N·p` at most four
@@ -384,16 +385,20 @@ impl RsaPrivateKey {
 
     /// A private key in PEM encrypted with a password, decrypted and then validated as
     /// [`RsaPrivateKey::from_pem`] does: an `ENCRYPTED PRIVATE KEY` (PKCS#8
-    /// EncryptedPrivateKeyInfo, RFC 5958; PBES2 of RFC 8018: PBKDF2 with HMAC-SHA1 or SHA-2,
-    /// or scrypt, and AES-CBC or 3DES-CBC, as `openssl pkcs8 -topk8 -v2 aes-256-cbc`, `openssl
-    /// genpkey -aes256` and pyca's `BestAvailableEncryption` write it), or an `RSA PRIVATE
-    /// KEY` in OpenSSL's traditional encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info` with
+    /// EncryptedPrivateKeyInfo, RFC 5958), with PBES2 of RFC 8018 (PBKDF2 with HMAC-SHA1 or
+    /// SHA-2, or scrypt, and AES-CBC or 3DES-CBC, as `openssl pkcs8 -topk8 -v2 aes-256-cbc`,
+    /// `openssl genpkey -aes256` and pyca's `BestAvailableEncryption` write it) or with
+    /// PKCS#12's 3DES schemes (RFC 7292 Appendix C: `pbeWithSHAAnd3-KeyTripleDES-CBC`, as
+    /// `openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES`, OpenSSL 1.0 by default and Java's key tools
+    /// write it, and its two-key form), or an `RSA PRIVATE KEY` in OpenSSL's traditional
+    /// encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info` with
     /// AES-128/192/256-CBC or DES-EDE3-CBC, as `openssl genrsa -des3` of OpenSSL 1.x and
     /// `ssh-keygen -m PEM` write it).
     ///
     /// Errors that say what is wrong: [`EncodingFault::NotEncrypted`] for a key that is not
     /// encrypted, [`EncodingFault::EncryptionScheme`] for another scheme (PBES1, PKCS#12's
-    /// PBE, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose password hashing asks
+    /// RC2 and RC4 schemes, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose
+    /// password hashing asks
     /// for more than [`MAX_PBKDF2_ITERATIONS`] or [`MAX_SCRYPT_BYTES`] (a file crafted to stall
     /// or exhaust the reader), [`EncodingFault::LegacyHeader`] for malformed traditional
     /// headers, and [`EncodingFault::Decryption`] for a wrong password.
@@ -454,6 +459,9 @@ impl RsaPrivateKey {
     /// Decrypts an EncryptedPrivateKeyInfo (after checking its scheme and cost) and reads the
     /// PKCS#8 key inside.
     fn from_encrypted_der(der: &[u8], password: &[u8]) -> super::Result<Self> {
+        if let Some(plain) = super::pkcs12_pbe::decrypt(der, password) {
+            return Self::from_decrypted_pkcs8(&plain?);
+        }
         let info = pkcs8::EncryptedPrivateKeyInfo::from_der(der).map_err(|e| {
             // Well formed around an algorithm the pkcs5 crate does not know (PKCS#12's PBE
             // schemes, say): an unsupported scheme, not a damaged key.
@@ -478,7 +486,13 @@ impl RsaPrivateKey {
             // that pass it and are not DER.
             _ => Error::Encoding(EncodingFault::Decryption),
         })?;
-        match pkcs8::PrivateKeyInfo::from_der(plain.as_bytes()) {
+        Self::from_decrypted_pkcs8(plain.as_bytes())
+    }
+
+    /// The key in a decrypted PKCS#8 `PrivateKeyInfo`; bytes that do not parse are what a
+    /// wrong password leaves when the padding checks by chance (about one time in 256).
+    fn from_decrypted_pkcs8(plain: &[u8]) -> super::Result<Self> {
+        match pkcs8::PrivateKeyInfo::from_der(plain) {
             Ok(inner) => Self::from_pkcs8_info(&inner),
             Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
         }

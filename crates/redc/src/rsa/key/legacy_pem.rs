@@ -28,7 +28,7 @@ const CIPHERS: [(&str, usize, usize, CbcDecrypt); 4] = [
 
 /// `ciphertext` decrypted by `C` in CBC mode: [`EncodingFault::LegacyHeader`] for a key or IV
 /// of the wrong length, [`EncodingFault::Decryption`] when the padding does not check.
-fn cbc_decrypt<C: BlockCipher + BlockDecryptMut + KeyInit>(
+pub(super) fn cbc_decrypt<C: BlockCipher + BlockDecryptMut + KeyInit>(
     key: &[u8],
     iv: &[u8],
     ciphertext: &[u8],

@@ -21,6 +21,7 @@ mod blinding;
 mod crt;
 mod encoding;
 mod legacy_pem;
+mod pkcs12_pbe;
 pub use encoding::{MAX_PBKDF2_ITERATIONS, MAX_SCRYPT_BYTES, PBKDF2_ITERATIONS};
 mod private;
 use crate::exp::{binary, sliding};
