@@ -75,10 +75,15 @@
 //! against 591 at 20; 30 digits in the registers of 32 (`ifma_bound`, the cleanest of three
 //! runs) 1,163 against 1,223 for 32 digits the day before. The multiplier would allow about 17
 //! (squaring) and 21 (product) multiply-adds per digit, i.e. about 360 and 420 cycles at 20
-//! digits. The rest is the other vector instructions issued beside them (additions, loads,
-//! the squaring's blends, the shifts) and the normalisation (about 60 cycles), not the
-//! quotient's chain: with the quotients made independent of the frame (timing only) the
-//! kernels ran level from 20 digits up (docs/performance.md, session five).
+//! digits. The rest has no single cause (docs/performance.md, sessions five and six). On that
+//! core additions, blends and shifts issue beside the multiply-adds at no cost, the shuffles
+//! take a third of a multiply-add's slot and the 128-bit quotient multiply-adds half of one
+//! (`ifma_bound` prints this table for the running CPU). Taken out one at a time (timing
+//! only), the squaring's blends, its terms' additions, the frame's shifts, its stores of `a`'s
+//! copies and its terms' multiply-adds each cost up to 10 % of an exponentiation at 20 digits, the
+//! quotients' chain 4 %, and all of them but the reduction together 22 %; the reduction alone
+//! runs at about 42 cycles per double step for about 22 multiply-add slots, its chain of
+//! 4-cycle operations with each next quotient queued behind the step's other multiply-adds.
 //!
 //! Constant time: every loop bound, mask and address depends on `L`, the window and the
 //! exponent's length only; the table is read by a scan over all entries under per-number
