@@ -391,17 +391,17 @@ impl RsaPrivateKey {
     /// PKCS#12's 3DES schemes (RFC 7292 Appendix C: `pbeWithSHAAnd3-KeyTripleDES-CBC`, as
     /// `openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES`, OpenSSL 1.0 by default and Java's key tools
     /// write it, and its two-key form), or an `RSA PRIVATE KEY` in OpenSSL's traditional
-    /// encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info` with
-    /// AES-128/192/256-CBC or DES-EDE3-CBC, as `openssl genrsa -des3` of OpenSSL 1.x and
-    /// `ssh-keygen -m PEM` write it).
+    /// encryption (`Proc-Type: 4,ENCRYPTED`, `DEK-Info` with AES-128/192/256-CBC or
+    /// DES-EDE3-CBC, as `openssl genrsa -des3` of OpenSSL 1.x and `ssh-keygen -m PEM` write
+    /// it).
     ///
     /// Errors that say what is wrong: [`EncodingFault::NotEncrypted`] for a key that is not
     /// encrypted, [`EncodingFault::EncryptionScheme`] for another scheme (PBES1, PKCS#12's
-    /// RC2 and RC4 schemes, single DES, RC2), [`EncodingFault::KdfCost`] for a key whose
-    /// password hashing asks
-    /// for more than [`MAX_PBKDF2_ITERATIONS`] or [`MAX_SCRYPT_BYTES`] (a file crafted to stall
-    /// or exhaust the reader), [`EncodingFault::LegacyHeader`] for malformed traditional
-    /// headers, and [`EncodingFault::Decryption`] for a wrong password.
+    /// RC2 and RC4 schemes, and single DES or RC2 in any scheme), [`EncodingFault::KdfCost`]
+    /// for a key whose password hashing asks for more than [`MAX_PBKDF2_ITERATIONS`] or
+    /// [`MAX_SCRYPT_BYTES`] (a file crafted to stall or exhaust the reader),
+    /// [`EncodingFault::LegacyHeader`] for malformed traditional headers, and
+    /// [`EncodingFault::Decryption`] for a wrong password.
     ///
     /// ```
     /// use redc::rsa::pkcs8::LineEnding;
