@@ -1,7 +1,8 @@
 //! Password-encrypted private keys (PKCS#8 EncryptedPrivateKeyInfo with PBES2 or PKCS#12's
-//! 3DES schemes, and OpenSSL's traditional PEM encryption): written and read back, refused with the fault named (wrong
-//! password, not encrypted, schemes redc does not decrypt, password hashing beyond the limits,
-//! malformed structures and headers), and exchanged with the system `openssl` both ways.
+//! 3DES schemes, and OpenSSL's traditional PEM encryption): written and read back, refused
+//! with the fault named (wrong password, not encrypted, schemes redc does not decrypt,
+//! password hashing beyond the limits, malformed structures and headers), and exchanged with
+//! the system `openssl` both ways.
 
 mod common;
 use common::{openssl_available, temp_path};
