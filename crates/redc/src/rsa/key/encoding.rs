@@ -131,21 +131,20 @@ fn kdf_within_limits(kdf: &pkcs8::pkcs5::pbes2::Kdf<'_>) -> Result<(), Error> {
     }
 }
 
-/// Whether `der` is exactly `SEQUENCE { AlgorithmIdentifier, OCTET STRING }`, an
-/// EncryptedPrivateKeyInfo whatever its algorithm.
-fn encrypted_info_with_any_algorithm(der: &[u8]) -> bool {
+/// The algorithm and the encrypted bytes of `der` if it is exactly `SEQUENCE {
+/// AlgorithmIdentifier, OCTET STRING }`, an EncryptedPrivateKeyInfo whatever its algorithm
+/// (the pkcs8 crate's parser knows only the PBES1 and PBES2 ones).
+fn encrypted_info_parts(der: &[u8]) -> Option<(spki::AlgorithmIdentifierRef<'_>, &[u8])> {
     use der::Reader;
-    let Ok(mut reader) = der::SliceReader::new(der) else {
-        return false;
-    };
-    reader
+    let mut reader = der::SliceReader::new(der).ok()?;
+    let parts = reader
         .sequence(|r| {
-            r.decode::<spki::AlgorithmIdentifierRef<'_>>()?;
-            r.decode::<der::asn1::OctetStringRef<'_>>()?;
-            Ok(())
+            let algorithm = r.decode::<spki::AlgorithmIdentifierRef<'_>>()?;
+            let body = r.decode::<der::asn1::OctetStringRef<'_>>()?;
+            Ok((algorithm, body.as_bytes()))
         })
-        .is_ok()
-        && reader.is_finished()
+        .ok()?;
+    reader.is_finished().then_some(parts)
 }
 
 /// `format`'s DER (or PEM) did not parse: `error` says where.
@@ -423,12 +422,7 @@ impl RsaPrivateKey {
             if !pem.starts_with("-----BEGIN RSA PRIVATE KEY-----") {
                 return Err(Error::Encoding(EncodingFault::PemLabel));
             }
-            let der = super::legacy_pem::decrypt(pem, password)?;
-            return match pkcs1::RsaPrivateKey::from_der(&der) {
-                Ok(k) => Self::from_pkcs1_struct(&k),
-                // Bytes that passed the padding check by chance (a wrong password).
-                Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
-            };
+            return Self::from_decrypted_pkcs1(&super::legacy_pem::decrypt(pem, password)?);
         }
         match KeyFormat::detect_pem(pem) {
             Err(Error::Encoding(EncodingFault::Encrypted)) => {}
@@ -459,13 +453,16 @@ impl RsaPrivateKey {
     /// Decrypts an EncryptedPrivateKeyInfo (after checking its scheme and cost) and reads the
     /// PKCS#8 key inside.
     fn from_encrypted_der(der: &[u8], password: &[u8]) -> super::Result<Self> {
-        if let Some(plain) = super::pkcs12_pbe::decrypt(der, password) {
+        let parts = encrypted_info_parts(der);
+        if let Some(plain) =
+            parts.and_then(|(alg, body)| super::pkcs12_pbe::decrypt(alg, body, password))
+        {
             return Self::from_decrypted_pkcs8(&plain?);
         }
         let info = pkcs8::EncryptedPrivateKeyInfo::from_der(der).map_err(|e| {
-            // Well formed around an algorithm the pkcs5 crate does not know (PKCS#12's PBE
-            // schemes, say): an unsupported scheme, not a damaged key.
-            if encrypted_info_with_any_algorithm(der) {
+            // Well formed around an algorithm the pkcs5 crate does not know (PKCS#12's RC2
+            // and RC4 schemes, say): an unsupported scheme, not a damaged key.
+            if parts.is_some() {
                 Error::Encoding(EncodingFault::EncryptionScheme)
             } else {
                 Error::Encoding(EncodingFault::EncryptedDer(e))
@@ -494,6 +491,15 @@ impl RsaPrivateKey {
     fn from_decrypted_pkcs8(plain: &[u8]) -> super::Result<Self> {
         match pkcs8::PrivateKeyInfo::from_der(plain) {
             Ok(inner) => Self::from_pkcs8_info(&inner),
+            Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
+        }
+    }
+
+    /// The key in a decrypted PKCS#1 `RSAPrivateKey` (OpenSSL's traditional encryption), with
+    /// bytes that do not parse taken as [`RsaPrivateKey::from_decrypted_pkcs8`] takes them.
+    fn from_decrypted_pkcs1(plain: &[u8]) -> super::Result<Self> {
+        match pkcs1::RsaPrivateKey::from_der(plain) {
+            Ok(k) => Self::from_pkcs1_struct(&k),
             Err(_) => Err(Error::Encoding(EncodingFault::Decryption)),
         }
     }

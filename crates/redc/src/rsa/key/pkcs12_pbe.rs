@@ -40,30 +40,23 @@ const V: usize = 64;
 const ID_KEY: u8 = 1;
 const ID_IV: u8 = 2;
 
-/// The PKCS#8 `PrivateKeyInfo` DER inside `der`, if `der` is an EncryptedPrivateKeyInfo whose
-/// scheme is one of this module's: `None` for any other structure or scheme (the caller's
+/// The PKCS#8 `PrivateKeyInfo` DER encrypted as `body` of an EncryptedPrivateKeyInfo under
+/// `algorithm`, if that is one of this module's schemes: `None` for any other (the caller's
 /// reader says what is wrong with those). Errors: [`EncodingFault::EncryptedDer`] for
 /// malformed parameters, [`EncodingFault::KdfCost`] for more than
 /// [`MAX_PBKDF2_ITERATIONS`] iterations, [`EncodingFault::Decryption`] when the padding does
 /// not check (a wrong password).
-pub(super) fn decrypt(der: &[u8], password: &[u8]) -> Option<Result<Zeroizing<Vec<u8>>, Error>> {
-    let mut reader = der::SliceReader::new(der).ok()?;
-    let (algorithm, body) = reader
-        .sequence(|r| {
-            let algorithm = r.decode::<spki::AlgorithmIdentifierRef<'_>>()?;
-            let body = r.decode::<OctetStringRef<'_>>()?;
-            Ok((algorithm, body))
-        })
-        .ok()?;
-    if !reader.is_finished() {
-        return None;
-    }
+pub(super) fn decrypt(
+    algorithm: spki::AlgorithmIdentifierRef<'_>,
+    body: &[u8],
+    password: &[u8],
+) -> Option<Result<Zeroizing<Vec<u8>>, Error>> {
     let key_len = match algorithm.oid {
         PBE_SHA1_3DES => 24,
         PBE_SHA1_2DES => 16,
         _ => return None,
     };
-    Some(decrypt_body(algorithm, body.as_bytes(), key_len, password))
+    Some(decrypt_body(algorithm, body, key_len, password))
 }
 
 /// The scheme's parameters read, the key and IV derived, and `body` decrypted.
