@@ -25,6 +25,11 @@
 //! additions, blends and shifts were free beside them, `VALIGNQ` and `VSHUFI64X2` took a
 //! third of a multiply-add's slot each, a 128-bit multiply-add half of one, and a 512-bit
 //! store 2 to 3 cycles of its own (docs/performance.md, 2026-11-27, session six).
+//!
+//! Last, the lane kernels one call at a time (`ifma::run_lane_kernel`): the squaring, the
+//! product and the selecting product with the production window's table, ns and cycles per
+//! call of eight numbers. The selecting product's row less the product's is the table scan;
+//! `tools/peers/crypto_mb/kernel_bench.c` times crypto_mb's 20-digit kernels the same way.
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
@@ -415,6 +420,78 @@ mod imp {
                 1,
                 100.0 * bound / cycles
             );
+        }
+        lane_kernel_rows(token, ghz, peak);
+    }
+
+    /// The lane kernels one call at a time (`ifma::run_lane_kernel`: 2,000 calls in a chain,
+    /// the fastest of five timings): ns and cycles per call of eight numbers, and the
+    /// fraction of the multiply-add bound. The selecting product reads the table of the
+    /// production window at RSA's exponent sizes, so its row less the product's is the
+    /// table scan. These are the figures to set beside another library's kernels timed the
+    /// same way (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
+    fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
+        println!(
+            "{:<22} {:>6} {:>9} {:>8} {:>7} {:>9}",
+            "lane kernel", "digits", "ns/call", "cycles", "madds", "of bound"
+        );
+        let mut seed = 0x1a9e_u64;
+        for bits in [512usize, 1024, 1536, 2048] {
+            let Some(d) = ifma::digits_for(bits) else {
+                continue;
+            };
+            let m: Vec<Modulus<u64>> = (0..8).map(|_| modulus(bits, &mut seed)).collect();
+            let m52: Vec<Modulus52> = m
+                .iter()
+                .map(|m| Modulus52::new(m, d).expect("fits"))
+                .collect();
+            let l = bits / 64;
+            let bases: Vec<Vec<u64>> = (0..8)
+                .map(|_| {
+                    let mut b: Vec<u64> = (0..l).map(|_| lcg(&mut seed)).collect();
+                    b[l - 1] >>= 1;
+                    b
+                })
+                .collect();
+            let entries = 1usize << ifma::lane_window_for(bits, d, &Forms::current());
+            let madds = ifma::lane_multiply_adds(d).expect("a compiled count");
+            let kernels = [
+                ("squaring", ifma::LaneKernel::Squaring, madds[0]),
+                ("product", ifma::LaneKernel::Product, madds[1]),
+                (
+                    "selecting product",
+                    ifma::LaneKernel::SelectingProduct { entries },
+                    madds[1],
+                ),
+            ];
+            let mut outs = vec![vec![0u64; l]; 8];
+            for (name, kernel, n_madds) in kernels {
+                let calls = 2000;
+                let ns = time_ns(5, 1, || {
+                    let mut jobs: Vec<PowJob<'_>> = outs
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, o)| PowJob {
+                            out: o,
+                            base: &bases[i],
+                            exp: &[],
+                            modulus: &m52[i],
+                        })
+                        .collect();
+                    ifma::run_lane_kernel(token, &mut jobs, kernel, calls);
+                }) / calls as f64;
+                let cycles = ns * ghz;
+                let bound = n_madds as f64 / peak;
+                let name = if let ifma::LaneKernel::SelectingProduct { entries } = kernel {
+                    format!("{name} ({entries})")
+                } else {
+                    name.to_string()
+                };
+                println!(
+                    "{name:<22} {d:>6} {ns:>9.1} {cycles:>8.0} {n_madds:>7} {:>8.0}%",
+                    100.0 * bound / cycles
+                );
+            }
         }
     }
 }

@@ -395,6 +395,98 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
     out.copy_from_slice(&tmp[..LANES * l]);
 }
 
+/// A lane kernel that [`run_lane_kernel`] repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneKernel {
+    /// The squaring (all of a run's squarings in one kernel call, as an exponentiation
+    /// makes a window's).
+    Squaring,
+    /// The product of two lane-form numbers.
+    Product,
+    /// The product whose multiplier it selects from a table of `entries` numbers, reading
+    /// every digit of every entry (the exponentiation's window product; `1 ≤ entries ≤ 64`).
+    SelectingProduct {
+        /// Table entries: `2^window`.
+        entries: usize,
+    },
+}
+
+/// Runs `kernel` `calls` times in lane form, each call on the previous one's result, from
+/// `x = base` (the jobs' `exp` is not read): the kernels one at a time, for timing them
+/// against the multiplier's bound or a peer's kernels (`benches/ifma_bound.rs`). Each job's
+/// `out` receives `x·R⁻¹ mod n` after the calls (`R = 2^(52·digits)`), which the squaring
+/// makes `(base·R⁻¹)^(2^calls)`, the product (by `R² mod n`) `base·R^(calls−1)` and the
+/// selecting product (from a table of copies of `base`) `(base·R⁻¹)^(calls+1)`, all modulo
+/// `n`. Panics on shapes [`pow_lanes`] refuses, or on `entries` outside `1..=64`.
+pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, calls: usize) {
+    let staged = Staged::new(jobs);
+    assert!(
+        COMPILED_DIGITS.contains(&staged.l),
+        "a compiled digit count"
+    );
+    if let LaneKernel::SelectingProduct { entries } = kernel {
+        assert!(
+            (1..=lanes_asm::SELECT_ENTRIES).contains(&entries),
+            "1 to {} table entries",
+            lanes_asm::SELECT_ENTRIES
+        );
+    }
+    let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
+    unsafe { run_lane_kernel_core(&mut result, &staged, kernel, calls) };
+    staged.finish(jobs, &result);
+}
+
+/// [`run_lane_kernel`] past its checks.
+///
+/// # Safety
+/// As for [`pow_core`]; `entries` checked.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKernel, calls: usize) {
+    let l = staged.l;
+    let LaneSetup {
+        c,
+        mut s,
+        one,
+        rr,
+        base,
+    } = lane_setup(staged);
+    let mut bufs = Zeroizing::new([*base, *rr]);
+    let (first, second) = bufs.split_at_mut(1);
+    let (mut x, mut y) = (&mut first[0], &mut second[0]);
+    let entries = match kernel {
+        LaneKernel::SelectingProduct { entries } => entries,
+        _ => 1,
+    };
+    let table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![*base; entries]);
+    // Lane u selects entry u mod entries.
+    let idx: [u64; LANES] = core::array::from_fn(|u| (u % entries) as u64);
+    match kernel {
+        // The squarings in one kernel call, as the exponentiations make a window's.
+        // SAFETY: the caller's features and digit count; at least one squaring.
+        LaneKernel::Squaring if calls > 0 => unsafe { lane_sqr(l, x, &c, &mut s, calls) },
+        LaneKernel::Squaring => {}
+        LaneKernel::Product => {
+            for _ in 0..calls {
+                // SAFETY: the caller's features and digit count.
+                unsafe { lane_mul(l, y, &c, &mut s, x, &rr) };
+                core::mem::swap(&mut x, &mut y);
+            }
+        }
+        LaneKernel::SelectingProduct { .. } => {
+            for _ in 0..calls {
+                // SAFETY: as above; the table has 1 to SELECT_ENTRIES entries.
+                unsafe { lane_mul_select(l, y, &c, &mut s, x, &table, &idx) };
+                core::mem::swap(&mut x, &mut y);
+            }
+        }
+    }
+    // A product by 1 gives a value ≤ n.
+    // SAFETY: as above.
+    unsafe { lane_mul(l, y, &c, &mut s, x, &one) };
+    out.copy_from_slice(&y[..LANES * l]);
+}
+
 /// Left-to-right binary exponentiation by a public exponent on lane-form buffers (see
 /// [`pow_lanes_public_vartime`]).
 ///
@@ -511,6 +603,113 @@ mod tests {
                 *out, want,
                 "about {bits} bits, window {window}, lane {i}, exponent of {elen} bytes"
             );
+        }
+    }
+
+    /// The kernels run one at a time give what their definitions say (num-bigint), at a
+    /// digit count with and without the Karatsuba squaring, for 0 to 3 calls.
+    #[test]
+    fn lane_kernels_one_at_a_time_compute_what_they_say() {
+        use num_bigint::BigUint;
+        let Some(token) = Token::get() else {
+            return;
+        };
+        let big = |x: &[u64]| {
+            BigUint::from_slice(
+                &x.iter()
+                    .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let mut st = 0xbe4c_u64;
+        for bits in [768usize, 1024] {
+            let l = digits_for(bits).unwrap();
+            let (moduli, m52) = lane_moduli(bits, &mut st);
+            let s = moduli[0].limbs();
+            let bases: Vec<Vec<u64>> = moduli
+                .iter()
+                .map(|m| {
+                    let b: Vec<u64> = (0..s).map(|_| lcg(&mut st)).collect();
+                    crate::nat::rem(&b, m.n())
+                })
+                .collect();
+            let kernels = [
+                LaneKernel::Squaring,
+                LaneKernel::Product,
+                LaneKernel::SelectingProduct { entries: 16 },
+                LaneKernel::SelectingProduct { entries: 3 },
+            ];
+            for kernel in kernels {
+                for calls in 0..4u32 {
+                    let mut outs = vec![vec![0u64; s]; LANES];
+                    let mut jobs: Vec<PowJob<'_>> = outs
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, o)| PowJob {
+                            out: o,
+                            base: &bases[i],
+                            exp: &[],
+                            modulus: &m52[i],
+                        })
+                        .collect();
+                    run_lane_kernel(token, &mut jobs, kernel, calls as usize);
+                    drop(jobs);
+                    for (i, out) in outs.iter().enumerate() {
+                        let n = big(moduli[i].n());
+                        let r = (BigUint::from(1u8) << (52 * l)) % &n;
+                        let r_inv = r.modinv(&n).unwrap();
+                        let b = big(&bases[i]);
+                        let want = match kernel {
+                            LaneKernel::Squaring => {
+                                (&b * &r_inv % &n).modpow(&(BigUint::from(1u8) << calls), &n)
+                            }
+                            LaneKernel::Product if calls == 0 => &b * &r_inv % &n,
+                            LaneKernel::Product => {
+                                &b * r.modpow(&BigUint::from(calls - 1), &n) % &n
+                            }
+                            LaneKernel::SelectingProduct { .. } => {
+                                (&b * &r_inv % &n).modpow(&BigUint::from(calls + 1), &n)
+                            }
+                        };
+                        assert_eq!(
+                            big(out),
+                            want,
+                            "{bits} bits, {kernel:?}, {calls} calls, lane {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A selecting product over no entries, or over more than the kernel's masks hold, is
+    /// refused before any kernel runs.
+    #[test]
+    fn lane_kernels_refuse_tables_out_of_range() {
+        let Some(token) = Token::get() else {
+            return;
+        };
+        let mut st = 5;
+        let (moduli, m52) = lane_moduli(1024, &mut st);
+        let s = moduli[0].limbs();
+        for entries in [0, lanes_asm::SELECT_ENTRIES + 1] {
+            let run = std::panic::catch_unwind(|| {
+                let mut out = vec![0u64; s];
+                let base = vec![1u64; s];
+                let mut jobs = [PowJob {
+                    out: &mut out,
+                    base: &base,
+                    exp: &[],
+                    modulus: &m52[0],
+                }];
+                run_lane_kernel(
+                    token,
+                    &mut jobs,
+                    LaneKernel::SelectingProduct { entries },
+                    1,
+                );
+            });
+            assert!(run.is_err(), "{entries} entries accepted");
         }
     }
 

@@ -81,7 +81,8 @@ pub(in crate::mont::backend) use jobs::{
 };
 pub use jobs::{lane_window_for, window_for, PowJob};
 pub use lanes::{
-    digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, COMPILED_DIGITS,
+    digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, run_lane_kernel,
+    LaneKernel, COMPILED_DIGITS,
 };
 pub use radix::{digits_for_bits, Modulus52};
 pub(in crate::mont::backend) use radix::{from_radix52, to_radix52};
