@@ -204,6 +204,36 @@ mod imp {
         Modulus::new(&n).expect("odd")
     }
 
+    /// Eight random numbers below 2^(bits−1), `bits/64` limbs each.
+    fn random_bases(bits: usize, seed: &mut u64) -> Vec<Vec<u64>> {
+        let l = bits / 64;
+        (0..8)
+            .map(|_| {
+                let mut b: Vec<u64> = (0..l).map(|_| lcg(seed)).collect();
+                b[l - 1] >>= 1;
+                b
+            })
+            .collect()
+    }
+
+    /// One job per output buffer, from the bases, exponents and moduli of the same index.
+    fn jobs<'a>(
+        outs: &'a mut [Vec<u64>],
+        bases: &'a [Vec<u64>],
+        exps: &'a [Vec<u8>],
+        m52: &'a [Modulus52],
+    ) -> Vec<PowJob<'a>> {
+        outs.iter_mut()
+            .enumerate()
+            .map(|(i, o)| PowJob {
+                out: o,
+                base: &bases[i],
+                exp: &exps[i],
+                modulus: &m52[i],
+            })
+            .collect()
+    }
+
     /// Montgomery products in one exponentiation of `bits`-bit exponent with a `w`-bit fixed
     /// window (as the forms compute it): the table, the squarings and multiplications, the
     /// exit; as (squarings, products).
@@ -309,13 +339,7 @@ mod imp {
         for bits in [512usize, 1024, 1536, 2048] {
             let m: Vec<Modulus<u64>> = (0..8).map(|_| modulus(bits, &mut seed)).collect();
             let l = bits / 64;
-            let bases: Vec<Vec<u64>> = (0..8)
-                .map(|_| {
-                    let mut b: Vec<u64> = (0..l).map(|_| lcg(&mut seed)).collect();
-                    b[l - 1] >>= 1;
-                    b
-                })
-                .collect();
+            let bases = random_bases(bits, &mut seed);
             let exps: Vec<Vec<u8>> = (0..8)
                 .map(|_| (0..bits / 8).map(|_| lcg(&mut seed) as u8).collect())
                 .collect();
@@ -333,16 +357,7 @@ mod imp {
                 };
                 let mut outs = vec![vec![0u64; l]; count];
                 let ns = time_ns(5, 3, || {
-                    let mut jobs: Vec<PowJob<'_>> = outs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, o)| PowJob {
-                            out: o,
-                            base: &bases[i],
-                            exp: &exps[i],
-                            modulus: &m52[i],
-                        })
-                        .collect();
+                    let mut jobs = jobs(&mut outs, &bases, &exps, &m52);
                     match form {
                         "duo" => ifma_duo::pow_duo_in(token, &mut jobs, w, DuoWidth::W512),
                         "duo256" => ifma_duo::pow_duo_in(token, &mut jobs, w, DuoWidth::W256),
@@ -446,13 +461,7 @@ mod imp {
                 .map(|m| Modulus52::new(m, d).expect("fits"))
                 .collect();
             let l = bits / 64;
-            let bases: Vec<Vec<u64>> = (0..8)
-                .map(|_| {
-                    let mut b: Vec<u64> = (0..l).map(|_| lcg(&mut seed)).collect();
-                    b[l - 1] >>= 1;
-                    b
-                })
-                .collect();
+            let bases = random_bases(bits, &mut seed);
             let entries = 1usize << ifma::lane_window_for(bits, d, &Forms::current());
             let madds = ifma::lane_multiply_adds(d).expect("a compiled count");
             let kernels = [
@@ -465,19 +474,11 @@ mod imp {
                 ),
             ];
             let mut outs = vec![vec![0u64; l]; 8];
+            let no_exps = vec![Vec::new(); 8];
             for (name, kernel, n_madds) in kernels {
                 let calls = 2000;
                 let ns = time_ns(5, 1, || {
-                    let mut jobs: Vec<PowJob<'_>> = outs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, o)| PowJob {
-                            out: o,
-                            base: &bases[i],
-                            exp: &[],
-                            modulus: &m52[i],
-                        })
-                        .collect();
+                    let mut jobs = jobs(&mut outs, &bases, &no_exps, &m52);
                     ifma::run_lane_kernel(token, &mut jobs, kernel, calls);
                 }) / calls as f64;
                 let cycles = ns * ghz;
