@@ -569,6 +569,36 @@ mod tests {
         (moduli, m52)
     }
 
+    /// A random number below each modulus, in its limb count.
+    fn reduced_bases(moduli: &[Modulus<u64>], st: &mut u64) -> Vec<Vec<u64>> {
+        let s = moduli[0].limbs();
+        moduli
+            .iter()
+            .map(|m| {
+                let b: Vec<u64> = (0..s).map(|_| lcg(st)).collect();
+                crate::nat::rem(&b, m.n())
+            })
+            .collect()
+    }
+
+    /// One job per output buffer, from the bases, exponents and moduli of the same index.
+    fn lane_jobs<'a>(
+        outs: &'a mut [Vec<u64>],
+        bases: &'a [Vec<u64>],
+        exps: &'a [Vec<u8>],
+        m52: &'a [Modulus52],
+    ) -> Vec<PowJob<'a>> {
+        outs.iter_mut()
+            .enumerate()
+            .map(|(i, o)| PowJob {
+                out: o,
+                base: &bases[i],
+                exp: &exps[i],
+                modulus: &m52[i],
+            })
+            .collect()
+    }
+
     /// The lanes' results for `bases[i]^exps[i] mod moduli[i]` (one job per base) with
     /// `window`, each checked against the portable fixed window.
     fn lanes_against_portable(
@@ -582,16 +612,7 @@ mod tests {
         let s = moduli[0].limbs();
         let mut outs = vec![vec![0u64; s]; bases.len()];
         {
-            let mut jobs: Vec<PowJob<'_>> = outs
-                .iter_mut()
-                .enumerate()
-                .map(|(i, o)| PowJob {
-                    out: o,
-                    base: &bases[i],
-                    exp: &exps[i],
-                    modulus: &m52[i],
-                })
-                .collect();
+            let mut jobs = lane_jobs(&mut outs, bases, exps, m52);
             pow_lanes(token, &mut jobs, window);
         }
         let k = portable_kernel();
@@ -626,13 +647,8 @@ mod tests {
             let l = digits_for(bits).unwrap();
             let (moduli, m52) = lane_moduli(bits, &mut st);
             let s = moduli[0].limbs();
-            let bases: Vec<Vec<u64>> = moduli
-                .iter()
-                .map(|m| {
-                    let b: Vec<u64> = (0..s).map(|_| lcg(&mut st)).collect();
-                    crate::nat::rem(&b, m.n())
-                })
-                .collect();
+            let bases = reduced_bases(&moduli, &mut st);
+            let no_exps = vec![Vec::new(); LANES];
             let kernels = [
                 LaneKernel::Squaring,
                 LaneKernel::Product,
@@ -642,16 +658,7 @@ mod tests {
             for kernel in kernels {
                 for calls in 0..4u32 {
                     let mut outs = vec![vec![0u64; s]; LANES];
-                    let mut jobs: Vec<PowJob<'_>> = outs
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(i, o)| PowJob {
-                            out: o,
-                            base: &bases[i],
-                            exp: &[],
-                            modulus: &m52[i],
-                        })
-                        .collect();
+                    let mut jobs = lane_jobs(&mut outs, &bases, &no_exps, &m52);
                     run_lane_kernel(token, &mut jobs, kernel, calls as usize);
                     drop(jobs);
                     for (i, out) in outs.iter().enumerate() {
@@ -838,14 +845,7 @@ mod tests {
         let mut st = 0x0bad_5eed;
         for bits in [512, 1024] {
             let (moduli, m52) = lane_moduli(bits, &mut st);
-            let s = moduli[0].limbs();
-            let bases: Vec<Vec<u64>> = moduli
-                .iter()
-                .map(|m| {
-                    let b: Vec<u64> = (0..s).map(|_| lcg(&mut st)).collect();
-                    crate::nat::rem(&b, m.n())
-                })
-                .collect();
+            let bases = reduced_bases(&moduli, &mut st);
             let exps: Vec<Vec<u8>> = (0..LANES)
                 .map(|_| (0..bits / 8).map(|_| lcg(&mut st) as u8).collect())
                 .collect();
