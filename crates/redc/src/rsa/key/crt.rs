@@ -126,14 +126,21 @@ impl PrimeCrt {
     }
 
     /// `out = x mod rᵢ` (`out`: `s` limbs; `x`: any length) by the chunked REDC reduction of
-    /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉` REDCs and masked subtractions.
+    /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉ − 1` REDCs and masked
+    /// subtractions (the top chunk, below `W^(s−1) < rᵢ`, starts the value as it is).
     pub(super) fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, scratch: &mut [u64]) {
         let s = self.modulus.limbs();
         let n = self.modulus.n();
         let chunk = s - 1;
         let mut tmp = Zeroizing::new(vec![0u64; s]);
         out.fill(0);
-        for j in (0..x.len().div_ceil(chunk)).rev() {
+        let chunks = x.len().div_ceil(chunk);
+        if chunks == 0 {
+            return;
+        }
+        let top = (chunks - 1) * chunk;
+        out[..x.len() - top].copy_from_slice(&x[top..]);
+        for j in (0..chunks - 1).rev() {
             let lo = j * chunk;
             let hi = (lo + chunk).min(x.len());
             // out·W^(s−1) mod r, then add the chunk (< W^(s−1) ≤ r): the sum is < 2r.
@@ -141,6 +148,53 @@ impl PrimeCrt {
             out.copy_from_slice(&tmp);
             let carry = nat::add_assign(out, &x[lo..hi]);
             nat::reduce_once(out, carry, n, &mut tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mont::backend::Backend;
+    use num_bigint::{BigUint, RandBigInt};
+    use rand::SeedableRng;
+
+    fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
+        let mut v = x.to_u64_digits();
+        v.resize(s, 0);
+        v
+    }
+
+    /// `reduce` is `x mod r` for every length of `x` from empty to past three chunks
+    /// (boundaries included), with the top limbs all ones or random, on every backend.
+    #[test]
+    fn chunked_reduction_is_the_remainder() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+        for backend in Backend::available() {
+            let kernel = backend.kernel().unwrap();
+            for s in [2usize, 3, 8, 16, 24] {
+                let top = BigUint::from(1u8) << (64 * s - 1);
+                let r = rng.gen_biguint((64 * s) as u64) | &top | BigUint::from(1u8);
+                let d = rng.gen_biguint_below(&r);
+                let pc = PrimeCrt::new(&limbs(&r, s), &limbs(&d, s), &[1], false, &kernel).unwrap();
+                let mut scratch = Zeroizing::new(pc.modulus.scratch());
+                for len in 0..=3 * (s - 1) + 2 {
+                    for ones in [false, true] {
+                        let x = if ones {
+                            (BigUint::from(1u8) << (64 * len)) - 1u8
+                        } else {
+                            rng.gen_biguint((64 * len) as u64)
+                        };
+                        let mut out = vec![u64::MAX; s];
+                        pc.reduce(&mut out, &limbs(&x, len), &kernel, &mut scratch);
+                        assert_eq!(
+                            out,
+                            limbs(&(&x % &r), s),
+                            "{backend:?}, {s}-limb prime, {len}-limb x, all ones {ones}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -7,12 +7,14 @@
 //!
 //! Per operation (`c < n`):
 //! 1. `cᵢ = c mod rᵢ` without division: `c` is read in chunks of `s − 1` limbs from the top
-//!    (each chunk is `< W^(s−1) ≤ rᵢ`, a valid operand) and `x ← REDC(x, K) + chunk`, one
-//!    masked subtraction, folds it in, since `REDC(x, K) = x·W^(s−1) mod rᵢ`.
+//!    (each chunk is `< W^(s−1) ≤ rᵢ`, a valid operand): the top chunk starts `x`, and
+//!    `x ← REDC(x, K) + chunk`, one masked subtraction, folds in each further one, since
+//!    `REDC(x, K) = x·W^(s−1) mod rᵢ`.
 //! 2. `mᵢ = cᵢ^dᵢ mod rᵢ` by the constant-time fixed window ([`fixed::pow`]).
 //! 3. Garner, in the order `q, p, r₃, …` (RFC 8017 §5.1.2 step 2.b: `h = (m₁ − m₂)·qInv mod p`,
-//!    `m = m₂ + q·h`, then `h = (mᵢ − m)·tᵢ mod rᵢ`, `m = m + R·h`): `m mod rᵢ` by step 1, a
-//!    modular subtraction with a masked add-back, one REDC against `tᵢ·R` (which gives the
+//!    `m = m₂ + q·h`, then `h = (mᵢ − m)·tᵢ mod rᵢ`, `m = m + R·h`): `m mod rᵢ` by step 1
+//!    (over the limbs of `R`, the product of the primes already combined, which bounds `m`),
+//!    a modular subtraction with a masked add-back, one REDC against `tᵢ·R` (which gives the
 //!    plain product), and `m += R·h` by schoolbook multiplication and addition.
 //! 4. The fault check: `m^e mod n` must equal `c` (constant-time compare), else
 //!    [`Error::FaultDetected`] and nothing is released.
@@ -277,8 +279,9 @@ impl RsaPrivateKey {
             let mut x = Zeroizing::new(vec![0u64; s]);
             let mut diff = Zeroizing::new(vec![0u64; s]);
             let mut tmp = Zeroizing::new(vec![0u64; s]);
-            // x = m mod rᵢ; diff = (mᵢ − x) mod rᵢ with a masked add-back.
-            pc.reduce(&mut x, &acc, &kernel, &mut scratch);
+            // x = m mod rᵢ (m is below the prefix product, so it has at most the prefix's
+            // limbs, a public count); diff = (mᵢ − x) mod rᵢ with a masked add-back.
+            pc.reduce(&mut x, &acc[..pc.prefix.len()], &kernel, &mut scratch);
             let borrow = nat::sub(&mut diff, &parts[i], &x);
             tmp.copy_from_slice(&diff);
             nat::add_assign(&mut tmp, n);
