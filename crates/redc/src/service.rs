@@ -9,8 +9,10 @@
 //!   hand-over between threads ([`ServiceConfig::inline`], on by default).
 //! - Otherwise the request is queued under its key. A worker takes up to
 //!   [`ServiceConfig::max_batch`] requests of the key whose oldest request is oldest; while
-//!   other work is in flight it waits up to [`ServiceConfig::max_wait`] for a batch to fill,
-//!   so a request never waits for company longer than that.
+//!   other work is in flight and fewer requests wait than fill one call of the key's
+//!   side-by-side exponentiations (four two-prime signatures in the IFMA lanes; one where a
+//!   batch signs one after another), it waits up to [`ServiceConfig::max_wait`] for more, so
+//!   a request never waits for company longer than that.
 //! - At most [`ServiceConfig::workers`] computations run at once (callers signing inline count
 //!   as one), so the service never has more signing threads than it was given.
 //!
@@ -83,7 +85,8 @@ pub struct ServiceConfig {
     /// two-prime keys).
     pub max_batch: usize,
     /// The longest a queued request waits for others to join its batch while other work is in
-    /// flight (default 500 µs, about two 2048-bit signatures; 0 never waits).
+    /// flight and the batch does not yet fill one call of the key's side-by-side
+    /// exponentiations (default 500 µs, about two 2048-bit signatures; 0 never waits).
     pub max_wait: Duration,
     /// Whether a caller that finds the service idle signs on its own thread (default true:
     /// a lone request then costs what a plain `sign` costs). With false every request is
@@ -189,6 +192,9 @@ struct Request {
 struct State {
     /// Per key (by [`KeyId`]), its queued requests, oldest first.
     queues: Vec<VecDeque<Request>>,
+    /// Per key, the requests that fill one call of its side-by-side exponentiations
+    /// ([`RsaPrivateKey::operations_per_call`]): a worker waits for company up to that many.
+    fills: Vec<usize>,
     /// Queued requests in all queues.
     queued: usize,
     /// Computations running (workers' batches and callers signing inline); each is held by a
@@ -342,13 +348,17 @@ impl BatchSigner {
     /// Adds `key` to the keys this service signs with; requests name it by the returned id.
     pub fn add_key(&self, key: RsaPrivateKey) -> KeyId {
         let mut keys = self.shared.keys.write().unwrap_or_else(|e| e.into_inner());
+        let fill = key.operations_per_call();
         keys.push(Some(Arc::new(key)));
         let index = keys.len() - 1;
         drop(keys);
         let mut state = self.shared.lock();
+        // Keys added at once may reach this lock in either order: each sets its own fill.
         while state.queues.len() <= index {
             state.queues.push(VecDeque::new());
+            state.fills.push(1);
         }
+        state.fills[index] = fill;
         KeyId {
             service: self.shared.id,
             index,
@@ -704,11 +714,15 @@ impl Shared {
             }
             let waiting = state.queues[id].len();
             let age = oldest.elapsed();
-            if waiting < config.max_batch
-                && state.busy > 0
-                && !state.closing
-                && age < config.max_wait
-            {
+            let fill = state.fills[id].min(config.max_batch);
+            if waits_for_company(
+                waiting,
+                fill,
+                state.busy,
+                state.closing,
+                age,
+                config.max_wait,
+            ) {
                 // Others are signing: give the batch until the deadline to fill.
                 let (s, _) = self
                     .changed
@@ -744,6 +758,25 @@ impl Shared {
             state = self.lock();
         }
     }
+}
+
+/// Whether a worker about to take a batch of `waiting` requests waits for more instead: only
+/// while fewer than `fill` (the requests that fill one call of the key's side-by-side
+/// exponentiations, at most `max_batch`) are waiting, other computations are running (so
+/// the cores are not idle meanwhile), the service is not closing, and the oldest request,
+/// `age` old, is younger than `max_wait`. Gathering past `fill` would make the batch no
+/// cheaper per signature: a worker that waited for a whole `max_batch` of eight two-prime
+/// requests (two lane calls) instead of four left the callers of a lightly loaded service
+/// waiting for the deadline (docs/performance.md).
+fn waits_for_company(
+    waiting: usize,
+    fill: usize,
+    busy: usize,
+    closing: bool,
+    age: Duration,
+    max_wait: Duration,
+) -> bool {
+    waiting < fill && busy > 0 && !closing && age < max_wait
 }
 
 /// Signs every item with `key` in one batch of the private operation: each item's encoding,
@@ -787,5 +820,57 @@ mod tests {
     #[test]
     fn the_service_is_send_and_sync() {
         assert_send_sync::<BatchSigner>();
+    }
+
+    /// A worker waits for company only below the fill, while others compute, before the
+    /// deadline and while the service is open.
+    #[test]
+    fn a_worker_waits_for_company_only_while_it_can_gain() {
+        let (young, old) = (Duration::from_micros(100), Duration::from_micros(600));
+        let max = Duration::from_micros(500);
+        assert!(waits_for_company(3, 4, 1, false, young, max));
+        assert!(
+            !waits_for_company(4, 4, 1, false, young, max),
+            "the call is full"
+        );
+        assert!(!waits_for_company(5, 4, 1, false, young, max));
+        assert!(
+            !waits_for_company(1, 1, 1, false, young, max),
+            "batches gain nothing"
+        );
+        assert!(
+            !waits_for_company(3, 4, 0, false, young, max),
+            "the cores are idle"
+        );
+        assert!(!waits_for_company(3, 4, 1, true, young, max), "closing");
+        assert!(
+            !waits_for_company(3, 4, 1, false, old, max),
+            "past the deadline"
+        );
+        assert!(!waits_for_company(3, 4, 1, false, young, Duration::ZERO));
+    }
+
+    /// The fill is one lane call's worth of operations where the key's batches run in the
+    /// IFMA lanes (eight exponentiations: four two-prime operations, two three-prime ones),
+    /// else 1.
+    #[test]
+    fn the_fill_is_one_lane_call_of_operations() {
+        use crate::mont::backend::Backend;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(40);
+        for primes in [2usize, 3] {
+            let mut key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).unwrap();
+            for backend in Backend::available() {
+                key.set_backend(backend).unwrap();
+                let lanes =
+                    key.kernel().lanes && crate::mont::backend::ifma::Token::get().is_some();
+                let want = if lanes { 8 / primes } else { 1 };
+                assert_eq!(
+                    key.operations_per_call(),
+                    want,
+                    "{backend:?}, {primes} primes"
+                );
+            }
+        }
     }
 }

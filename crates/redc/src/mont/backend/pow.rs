@@ -58,6 +58,19 @@ impl PowMany {
         }
     }
 
+    /// Operations of `k` exponentiations (one per prime) that fill one call of
+    /// [`PowMany::pow_many`] with `kernel`: with the IFMA lanes, eight exponentiations per
+    /// call (four two-prime operations, two of three or four primes, at least one); 1 where
+    /// the exponentiations run one after another, so that gathering operations gains nothing.
+    pub fn operations_per_call(&self, k: usize, kernel: &Kernel<u64>) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if kernel.lanes && self.lanes.is_some() && super::ifma::Token::get().is_some() {
+            return (super::ifma::LANES / k.max(1)).max(1);
+        }
+        let _ = (k, kernel);
+        1
+    }
+
     /// `outs[j] = bases[j]^e mod m` with `(m, e)` = `exps[j mod k]` (`k = exps.len()`), for
     /// jobs that come in operations of `k` (one per prime: RSA's CRT); `bases[j] < m` and
     /// `outs[j]` in `m`'s limb count. Constant time in the bases and exponents; the grouping

@@ -687,6 +687,13 @@ impl RsaPrivateKey {
         self.public.kernel
     }
 
+    /// Private operations that fill one call of the side-by-side exponentiations of
+    /// [`RsaPrivateKey::raw_private_batch`] (four two-prime operations with the IFMA lanes);
+    /// 1 where a batch runs its operations one after another.
+    pub(crate) fn operations_per_call(&self) -> usize {
+        self.pow.operations_per_call(self.crt.len(), &self.kernel())
+    }
+
     /// Runs this key's operations (public and private) on `backend` from now on, instead of
     /// the active one ([`Backend::active`]). Every backend gives the same results; this is for
     /// measuring and comparing them. [`Error::Arith`]`(`[`BackendUnavailable`](crate::Error::BackendUnavailable)`)`
