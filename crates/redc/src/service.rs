@@ -4,15 +4,18 @@
 //! exponentiations per call), and runs them on a pool of worker threads.
 //!
 //! How requests become batches:
-//! - A caller that finds the service idle (no request queued and a worker slot free) signs its
-//!   own request at once, on its own thread: a lone caller waits for nothing and pays no
-//!   hand-over between threads ([`ServiceConfig::inline`], on by default).
-//! - Otherwise the request is queued under its key. A worker takes up to
-//!   [`ServiceConfig::max_batch`] requests of the key whose oldest request is oldest; while
-//!   other work is in flight and fewer requests wait than fill one call of the key's
-//!   side-by-side exponentiations (four two-prime signatures in the IFMA lanes; one where a
-//!   batch signs one after another), it waits up to [`ServiceConfig::max_wait`] for more, so
-//!   a request never waits for company longer than that.
+//! - A caller that finds no request queued and fewer requests being signed than there are
+//!   workers signs its own request at once, on its own thread: a lone caller (or as many as
+//!   there are cores) waits for nothing and pays no hand-over between threads
+//!   ([`ServiceConfig::inline`], on by default).
+//! - Otherwise the request is queued under its key. Whenever a worker slot is free, a worker
+//!   takes up to [`ServiceConfig::max_batch`] requests of the key whose oldest request is
+//!   oldest: the requests that arrived while every slot was busy are signed together. With a
+//!   nonzero [`ServiceConfig::max_wait`] a worker also waits, while other work is in flight
+//!   and fewer requests wait than fill one call of the key's side-by-side exponentiations
+//!   (four two-prime signatures in the IFMA lanes; one where a batch signs one after
+//!   another), up to that long for more, so a request never waits for company longer than
+//!   that.
 //! - At most [`ServiceConfig::workers`] computations run at once (callers signing inline count
 //!   as one), so the service never has more signing threads than it was given.
 //!
@@ -86,11 +89,15 @@ pub struct ServiceConfig {
     pub max_batch: usize,
     /// The longest a queued request waits for others to join its batch while other work is in
     /// flight and the batch does not yet fill one call of the key's side-by-side
-    /// exponentiations (default 500 µs, about two 2048-bit signatures; 0 never waits).
+    /// exponentiations (default 0: a free worker takes what is queued at once). Waiting idles
+    /// a core in the hope of a fuller batch; with callers that each wait for their signature
+    /// it lost throughput at every wait tried (50 µs to 500 µs; docs/performance.md), but it
+    /// may pay where requests arrive independently of the answers.
     pub max_wait: Duration,
-    /// Whether a caller that finds the service idle signs on its own thread (default true:
-    /// a lone request then costs what a plain `sign` costs). With false every request is
-    /// signed by a worker, keeping the callers' threads (an async runtime's, say) free.
+    /// Whether a caller that finds no request queued and fewer requests being signed than
+    /// workers signs on its own thread (default true: a lone request then costs what a plain
+    /// `sign` costs). With false every request is signed by a worker, keeping the callers'
+    /// threads (an async runtime's, say) free.
     pub inline: bool,
 }
 
@@ -99,7 +106,7 @@ impl Default for ServiceConfig {
         ServiceConfig {
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_batch: 8,
-            max_wait: Duration::from_micros(500),
+            max_wait: Duration::ZERO,
             inline: true,
         }
     }
@@ -200,6 +207,8 @@ struct State {
     /// Computations running (workers' batches and callers signing inline); each is held by a
     /// [`Slot`], which gives it back even when the computation panics.
     busy: usize,
+    /// The requests those computations are signing.
+    serving: usize,
     /// The most computations at once: the worker threads that started.
     slots: usize,
     closing: bool,
@@ -225,14 +234,30 @@ struct Shared {
     panic_for_tests: core::sync::atomic::AtomicBool,
 }
 
-/// One computation's hold on a worker slot (`State::busy`): released when dropped, also when
-/// the computation panics, so that a panic never leaks a slot.
-struct Slot<'a>(&'a Shared);
+/// One computation's hold on a worker slot (`State::busy`) and on its requests' count in
+/// `State::serving`: released when dropped, also when the computation panics, so that a panic
+/// never leaks a slot.
+struct Slot<'a> {
+    shared: &'a Shared,
+    requests: usize,
+}
+
+impl<'a> Slot<'a> {
+    /// Takes a slot for a computation of `requests` requests (`state` is `shared`'s, locked).
+    fn take(shared: &'a Shared, state: &mut State, requests: usize) -> Self {
+        state.busy += 1;
+        state.serving += requests;
+        Slot { shared, requests }
+    }
+}
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        self.0.lock().busy -= 1;
-        self.0.changed.notify_all();
+        let mut state = self.shared.lock();
+        state.busy -= 1;
+        state.serving -= self.requests;
+        drop(state);
+        self.shared.changed.notify_all();
     }
 }
 
@@ -464,10 +489,15 @@ impl BatchSigner {
             return shared.sign_here(&k, scheme, digest, fault);
         }
         let mut state = shared.lock();
-        if shared.config.inline && state.queued == 0 && state.busy < state.slots && !state.closing {
-            // Idle: sign here, holding a slot (given back even if the signing panics).
-            state.busy += 1;
-            let slot = Slot(shared);
+        // Fewer requests being signed than there are slots (so one is free) and none queued:
+        // sign here, holding a slot (given back even if the signing panics). With as many
+        // requests in hand as slots, the request queues instead, to be batched.
+        if shared.config.inline
+            && state.queued == 0
+            && state.serving < state.slots
+            && !state.closing
+        {
+            let slot = Slot::take(shared, &mut state, 1);
             drop(state);
             let result = shared.sign_here(&k, scheme, digest, fault);
             drop(slot);
@@ -734,8 +764,7 @@ impl Shared {
             let take = waiting.min(config.max_batch);
             let batch: Vec<Request> = state.queues[id].drain(..take).collect();
             state.queued -= take;
-            state.busy += 1;
-            let slot = Slot(self);
+            let slot = Slot::take(self, &mut state, take);
             drop(state);
             self.changed.notify_all();
             let results = match self.key_at(id) {
