@@ -689,7 +689,9 @@ impl RsaPrivateKey {
 
     /// Private operations that fill one call of the side-by-side exponentiations of
     /// [`RsaPrivateKey::raw_private_batch`] (four two-prime operations with the IFMA lanes);
-    /// 1 where a batch runs its operations one after another.
+    /// 1 where a batch runs its operations one after another. (For the signing service, which
+    /// needs `std`.)
+    #[cfg(feature = "std")]
     pub(crate) fn operations_per_call(&self) -> usize {
         self.pow.operations_per_call(self.crt.len(), &self.kernel())
     }
