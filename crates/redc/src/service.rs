@@ -91,10 +91,9 @@ pub struct ServiceConfig {
     /// flight and the batch does not yet fill one call of the key's side-by-side
     /// exponentiations (default 0: a free worker takes what is queued at once). Waiting idles
     /// a core in the hope of a fuller batch: with callers that each wait for their signature,
-    /// every wait tried (50 to 500 µs) lost throughput at 2048 bits, while at 4096 bits, whose
-    /// batches take milliseconds, 500 µs gained up to 10 % at eight callers
-    /// (docs/performance.md). It may pay with long batches or where requests arrive
-    /// independently of the answers.
+    /// every wait tried (50 to 500 µs) lost throughput at 2048 bits, and at 3072 and 4096
+    /// bits 500 µs gained 8–18 % at eight callers but lost 7–28 % at four and six
+    /// (docs/performance.md). It may pay where requests arrive independently of the answers.
     pub max_wait: Duration,
     /// Whether a caller that finds no request queued and fewer requests being signed than
     /// workers signs on its own thread (default true: a lone request then costs what a plain
