@@ -43,6 +43,11 @@ SCRATCH_BYTES = 48 * ARR
 M, ZERO, TMP = "zmm28", "zmm29", "zmm30"
 
 
+def r64(n):
+    """`n` rounded up to a multiple of 64 (`aligned_alloc` wants whole alignments)."""
+    return (n + 63) // 64 * 64
+
+
 def xmm(r):
     return r.replace("zmm", "xmm")
 
@@ -263,10 +268,10 @@ static void product(uint64_t *out, const uint64_t *consts, const uint64_t *a, co
 }}
 
 int main(void) {{
-    uint64_t *consts = aligned_alloc(64, {CONSTS_BYTES} + 64);
-    uint64_t *scratch = aligned_alloc(64, {SCRATCH_BYTES} + 64);
-    uint64_t *x = aligned_alloc(64, 64 * {NV} + 64);
-    uint64_t *b = aligned_alloc(64, 16 * {L} + 256);
+    uint64_t *consts = aligned_alloc(64, {r64(CONSTS_BYTES + 64)});
+    uint64_t *scratch = aligned_alloc(64, {r64(SCRATCH_BYTES + 64)});
+    uint64_t *x = aligned_alloc(64, {r64(64 * NV + 64)});
+    uint64_t *b = aligned_alloc(64, {r64(16 * L + 256)});
     const uint64_t mask = (1ull << 52) - 1;
     uint64_t s = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < {CONSTS_BYTES} / 8; i++) {{ s = s * 6364136223846793005ull + 1; consts[i] = (s >> 11) & mask; }}
