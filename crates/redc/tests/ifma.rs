@@ -170,19 +170,49 @@ fn modulus52_rejects_too_few_or_too_many_digits() {
     // RSA-3072's primes: 30 digits, run in the registers of 32 with one double step fewer.
     assert_eq!(ifma_duo::duo_digits_for(1536, &zen4), Some(30));
     assert_eq!(ifma_duo::duo_digits_for(1560, &zen4), Some(32));
-    assert_eq!(ifma_duo::duo_digits_for(512, &zen4), Some(10));
-    assert_eq!(ifma_duo::duo_digits_for(512, &zen5), Some(12));
-    // The duo squares by its product kernel up to 12 digits on Zen 4 only.
-    for d in [10, 12] {
-        assert_eq!(ifma_duo::duo_squaring_for(d, &zen4), DuoSquaring::Product);
-        assert_eq!(ifma_duo::duo_squaring_for(d, &zen5), DuoSquaring::Kernel);
+    // The 256-bit kernels: on Zen 4 at every count up to 16 digits, elsewhere only at the
+    // counts the 512-bit kernels lack (10 and 14 digits, where they shorten the number).
+    let intel = Forms::of(CpuKind::IntelSapphireRapids);
+    for forms in [&zen5, &intel] {
+        assert_eq!(ifma_duo::duo_digits_for(512, forms), Some(10));
+        assert_eq!(ifma_duo::duo_digits_for(700, forms), Some(14));
+        assert_eq!(ifma_duo::duo_digits_for(600, forms), Some(12));
+        assert_eq!(ifma_duo::duo_digits_for(768, forms), Some(16));
+        for (d, w) in [
+            (10, DuoWidth::W256),
+            (12, DuoWidth::W512),
+            (14, DuoWidth::W256),
+        ] {
+            assert_eq!(ifma_duo::duo_width_for(d, forms), Some(w), "{d} digits");
+        }
+        assert_eq!(ifma_duo::duo_width_for(16, forms), Some(DuoWidth::W512));
     }
-    for d in [14, 16, 20, 40] {
-        assert_eq!(ifma_duo::duo_squaring_for(d, &zen4), DuoSquaring::Kernel);
+    assert_eq!(ifma_duo::duo_digits_for(512, &zen4), Some(10));
+    assert_eq!(ifma_duo::duo_digits_for(600, &zen4), Some(12));
+    for d in [10, 12, 14, 16] {
+        assert_eq!(ifma_duo::duo_width_for(d, &zen4), Some(DuoWidth::W256));
+    }
+    for forms in [&zen4, &zen5, &intel] {
+        // 1664-bit keys: 17 digits, beyond the 256-bit range: 20 in 512-bit registers.
+        assert_eq!(ifma_duo::duo_digits_for(832, forms), Some(20));
+        assert_eq!(ifma_duo::duo_width_for(20, forms), Some(DuoWidth::W512));
+        // The duo squares by its product kernel up to 12 digits.
+        for d in [10, 12] {
+            assert_eq!(ifma_duo::duo_squaring_for(d, forms), DuoSquaring::Product);
+        }
+        for d in [14, 16, 20, 40] {
+            assert_eq!(ifma_duo::duo_squaring_for(d, forms), DuoSquaring::Kernel);
+        }
     }
     for kind in CpuKind::ALL {
-        let want = if kind == CpuKind::Zen4 { 12 } else { 0 };
-        assert_eq!(Forms::of(kind).duo_sqr_by_product_up_to, want, "{kind:?}");
+        let forms = Forms::of(kind);
+        assert_eq!(forms.duo_sqr_by_product_up_to, 12, "{kind:?}");
+        assert_eq!(forms.duo_256_up_to, 16, "{kind:?}");
+        assert_eq!(
+            forms.duo_256_at_shared_counts,
+            kind == CpuKind::Zen4,
+            "{kind:?}"
+        );
     }
     assert!(Modulus52::new(&m, 20).is_some());
     assert!(Modulus52::new(&m, 19).is_none(), "too few digits");
@@ -663,36 +693,49 @@ fn lane_window_follows_the_cpu_kinds_rule() {
     );
     assert_eq!((zen4.l1d_bytes, intel.l1d_bytes), (32 * 1024, 48 * 1024));
     assert_eq!(zen4.lane_window, LaneWindow::ScanWeighted);
-    assert_eq!(intel.lane_window, LaneWindow::FitL1d);
+    assert_eq!(intel.lane_window, LaneWindow::ScanWeighted);
     for kind in CpuKind::ALL {
-        let want = if kind == CpuKind::Zen4 {
-            LaneWindow::ScanWeighted
-        } else {
-            LaneWindow::FitL1d
+        let want = match kind {
+            CpuKind::Zen4
+            | CpuKind::Zen5
+            | CpuKind::IntelIceLake
+            | CpuKind::IntelSapphireRapids => LaneWindow::ScanWeighted,
+            _ => LaneWindow::FitL1d,
         };
         assert_eq!(Forms::of(kind).lane_window, want, "{kind:?}");
     }
-    // Intel (fit the L1D): 1024-bit exponents at 20 digits, where the model's 5-bit table is
-    // 40 KiB, keep it in 48 KiB; a 32 KiB kind would take 4 bits.
-    assert_eq!(ifma::window_for(1024, 20), 5);
-    assert_eq!(ifma::lane_window_for(1024, 20, &intel), 5);
-    let small_l1d = Forms {
-        l1d_bytes: 32 * 1024,
+    // The L1D rule: 1024-bit exponents at 20 digits, where the model's 5-bit table is 40 KiB,
+    // keep it in a 48 KiB L1D; a 32 KiB one takes 4 bits.
+    let fit = Forms {
+        lane_window: LaneWindow::FitL1d,
         ..intel
     };
+    assert_eq!(ifma::window_for(1024, 20), 5);
+    assert_eq!(ifma::lane_window_for(1024, 20, &fit), 5);
+    let small_l1d = Forms {
+        l1d_bytes: 32 * 1024,
+        ..fit
+    };
     assert_eq!(ifma::lane_window_for(1024, 20, &small_l1d), 4);
+    assert_eq!(
+        ifma::lane_window_for(1024, 20, &Forms::of(CpuKind::IntelOther)),
+        4
+    );
     // At 40 digits neither the 5- nor the 4-bit table fits 32 KiB: the model's stays.
     assert_eq!(
         ifma::lane_window_for(2048, 40, &small_l1d),
         ifma::window_for(2048, 40)
     );
-    // Zen 4 (the scan weighted as measured there): 3 bits at 10 digits, 4 from 20 to 40.
-    assert_eq!(ifma::lane_window_for(512, 10, &zen4), 3);
-    for (bits, digits) in [(1024, 20), (1536, 30), (2048, 40)] {
-        assert_eq!(
-            ifma::lane_window_for(bits, digits, &zen4),
-            4,
-            "{digits} digits"
-        );
+    // Zen 4 and Intel (the scan weighted as measured there): 3 bits at 10 digits, 4 from 20
+    // to 40.
+    for forms in [&zen4, &intel] {
+        assert_eq!(ifma::lane_window_for(512, 10, forms), 3);
+        for (bits, digits) in [(1024, 20), (1536, 30), (2048, 40)] {
+            assert_eq!(
+                ifma::lane_window_for(bits, digits, forms),
+                4,
+                "{digits} digits"
+            );
+        }
     }
 }

@@ -14,10 +14,10 @@
 //! | AMD Zen 4 (family 25, models 16–31, 96–127, 160–175) | duo — measured | register window — measured |
 //! | AMD Zen 5 (family 26) | duo — reasoned | register window — reasoned (AMD) |
 //! | other AMD | duo — reasoned | register window — reasoned (AMD) |
-//! | Intel Ice Lake / Tiger Lake / Rocket Lake (family 6, models 106, 108, 125, 126, 140, 141, 167) | pair — reasoned (Intel) | rows — reasoned (Intel) |
-//! | Intel Sapphire / Emerald / Granite Rapids (family 6, models 143, 207, 173, 174) | pair — measured | rows — measured |
-//! | other Intel | pair — reasoned (Intel) | rows — reasoned (Intel) |
-//! | unknown vendor | pair | rows |
+//! | Intel Ice Lake / Tiger Lake / Rocket Lake (family 6, models 106, 108, 125, 126, 140, 141, 167, without AMX) | duo — reasoned | rows — reasoned (Intel) |
+//! | Intel Sapphire / Emerald / Granite Rapids (family 6, models 143, 207, 173, 174, or any family-6 model with AMX) | duo — measured | rows — measured |
+//! | other Intel | duo — reasoned | rows — reasoned (Intel) |
+//! | unknown vendor | duo | rows |
 //!
 //! The figures behind "measured" (each on the named CPU, alternating runs on one pinned core,
 //! medians; the history is in `docs/performance.md`):
@@ -25,12 +25,24 @@
 //!   halves in every register, two quotient digits per step) took 581 / 1,216 / 1,794 cycles
 //!   per product of both halves at 20 / 32 / 40 digits against the pair form's
 //!   ([`super::ifma_pair`]) 783 / 1,371 / 2,126, and RSA-2048 signing went from 0.92× to
-//!   1.06× OpenSSL 4.0.3. The pair form was the one measured on the Intel Xeon (family 6
-//!   model 207), at 1.15–1.22× OpenSSL 3; the duo form has not run there, so Intel keeps it.
+//!   1.06× OpenSSL 4.0.3.
+//! - IFMA, an Intel Xeon of the Sapphire Rapids class (family 6 with AMX and AVX512-FP16,
+//!   shown by its hypervisor as model 167): the duo form took 588 / 1,126 / 1,653 cycles per
+//!   product at 20 / 30 / 40 digits against the pair form's 811 / 1,161 / 1,772, and blinded
+//!   PKCS#1 v1.5 signatures took 0.74 / 0.89 / 0.91 of the pair form's time at 2048 / 3072 /
+//!   4096 bits (`examples/kind_forms.rs`, 15 alternating rounds). The pair form had been
+//!   chosen for Intel when the duo form did not exist yet; no kind runs it now (the wide form
+//!   of verification still builds on its product, and `ifma_bound` times it beside the duo).
 //! - MULX, 16 limbs: on the Intel Xeon (family 6 model 207) the reduction rows and rows
 //!   triangle signed 2,180/s against 2,020/s with the register-window reduction and
 //!   `tri_regs16` (2048-bit keys); on Zen 3 the window form was 5–7 % faster, and on Zen 4
-//!   (family 25 model 17) about 3 % (1,960 against 1,902 sign/s).
+//!   (family 25 model 17) about 3 % (1,960 against 1,902 sign/s). On the Sapphire Rapids
+//!   class Xeon (model 167 with AMX) the rows form signed in 440 µs against 458 µs.
+//!
+//! Hypervisors may show an Intel core under another model number: the Xeon above reports
+//! model 167, Rocket Lake's, yet has AMX and AVX512-FP16, which no client core of that
+//! generation has. So a family-6 Intel CPU with AMX (CPUID leaf 7, EDX bit 24) counts as the
+//! Sapphire Rapids class whatever its model ([`CpuKind::classify_with_amx`]).
 //!
 //! The public exponentiation (verification and the fault check, [`super::PublicPow`]) runs one
 //! number across the lanes ([`super::ifma_pair::pow_wide_public_vartime`]) on every IFMA kind,
@@ -45,7 +57,9 @@
 //! | kind | lane window |
 //! |---|---|
 //! | AMD Zen 4 | the cost model with the table's reads weighted as measured there — measured |
-//! | every other kind | the cost model's, one bit smaller where its table would not fit the L1D and the smaller one's would — reasoned |
+//! | Intel Sapphire Rapids class | the same rule — measured |
+//! | AMD Zen 5, Intel Ice Lake class | the same rule — reasoned from the two measured kinds |
+//! | other kinds | the cost model's, one bit smaller where its table would not fit the L1D and the smaller one's would — reasoned |
 //!
 //! The lane product reads its multiplier from the table row by row (every digit of every
 //! entry, under lane masks), so a window's table reads fall among that product's
@@ -55,7 +69,13 @@
 //! 2 cycles per entry and digit, four times the model's ½, which makes 3 bits the fastest
 //! window at 10 digits and 4 bits from 20 to 40 digits (at 40: 15.2 against 16.2 million
 //! cycles per call with 5 bits). Batches of eight signed 3–5 % faster at 1024–4096 bits.
-//! Other kinds keep the rule they had before: the model's window fitted to the L1D, 32 KiB on
+//! The Sapphire Rapids class Xeon (model 167 with AMX) reads the table at the same cost
+//! (`ifma_bound`'s selecting product less its product: 1.7 to 2.1 cycles per entry and digit
+//! at 10 to 30 digits), and its batches of eight 2048-bit signatures took 0.93 to 0.96 of the
+//! time with 4 bits that they took with the L1D rule's 5 (a 40 KiB table in its 48 KiB L1D);
+//! at 1024, 1536, 3072 and 4096 bits the two rules were level within 2 %. Zen 5 and the Ice
+//! Lake class, with 48 KiB L1Ds, take the same rule by that reasoning. The remaining kinds
+//! keep the rule they had before: the model's window fitted to the L1D, 32 KiB on
 //! Zen 3 and Zen 4, 48 KiB on Zen 5 and Intel's IFMA cores (from their published cache
 //! sizes), 32 KiB for others ([`Forms::l1d_bytes`]); on the Zen 4, before the change, that
 //! rule had made 4 bits beat 5 at 20 digits (569 against 599 µs per call of eight 1024-bit
@@ -76,16 +96,24 @@
 //!
 //! | kind | duo kernels in 256-bit registers |
 //! |---|---|
-//! | AMD Zen 4 | up to 16 digits (RSA-1024's primes at 10 digits instead of 12) — measured |
-//! | every other kind | never: 512-bit registers at every size, as before — not measured |
+//! | AMD Zen 4 | every count up to 16 digits (RSA-1024's primes at 10 digits instead of 12) — measured |
+//! | Intel Sapphire Rapids class | up to 16 digits, only counts the 512-bit kernels lack (10 and 14; 12 and 16 in 512-bit registers) — measured |
+//! | every other kind | as the Sapphire Rapids class — reasoned |
 //!
 //! On the Zen 4 (family 25 model 17), cycles per product of both halves (`ifma_bound`): 240 in
 //! 256-bit registers at 10 digits against 319 in 512-bit ones at 12, 286 against 315 at 12,
 //! 402 against 427 at 16, 624 against 591 at 20; RSA-1024 signing went from 15,596 to 20,004
 //! per second (five alternating rounds on one core). The Zen 4 runs a 512-bit multiply-add as
 //! two 256-bit halves, so the width changes the digits' padding and the shift, not the
-//! multiplier's rate. Zen 5's 512-bit pipes and Intel's single 512-bit multiply-add port may
-//! rank the widths otherwise; the Intel kinds run the pair form for two primes anyway.
+//! multiplier's rate. On the Sapphire Rapids class Xeon (model 167 with AMX; blinded
+//! signatures, 20 alternating rounds, `examples/kind_forms.rs`) the narrow kernels won only
+//! where they need fewer digits: 1024-bit keys 51.2 µs at 10 digits against 55.6 at 12 and
+//! 1280-bit keys 83.3 against 89.5 (14 against 16), but at equal counts the 512-bit kernels
+//! won, 69.1 against 72.7 µs at 12 digits (1200-bit keys) and 104.7 against 112.7 at 16
+//! (1536-bit keys). A multiply-add of any width takes a whole slot of its port there (a
+//! 128-bit one as long as a 512-bit one beside other multiply-adds), so the narrow registers
+//! only pay where they shorten the number. Zen 5 and the other kinds take that rule: it
+//! never runs more digits than the 512-bit kernels would.
 //!
 //! The duo form's squaring ([`Forms::duo_sqr_by_product_up_to`],
 //! [`super::ifma_duo::duo_squaring_for`]):
@@ -93,7 +121,8 @@
 //! | kind | duo squarings by the product kernel |
 //! |---|---|
 //! | AMD Zen 4 | up to 12 digits (RSA-1024's primes) — measured |
-//! | every other kind | never: the squaring kernel at every size, as before — not measured |
+//! | Intel Sapphire Rapids class | up to 12 digits — measured |
+//! | every other kind | up to 12 digits — reasoned from the two measured kinds |
 //!
 //! On the Zen 4 (family 25 model 17), whole duo exponentiations of two numbers (40 alternating
 //! rounds in one process, fastest and median µs, squaring kernel against product kernel): 10
@@ -101,8 +130,10 @@
 //! 54.4 / 57.4 (512-bit registers at 12: 57.1 against 52.4); level at 14 and 16 digits; from
 //! 20 digits the squaring kernel is faster (1 % at 20, 2–7 % at 30 and 40). The squaring
 //! kernel issues a fifth fewer multiply-adds but stores doubled copies of its number and
-//! blends them into every step, which small counts do not earn back. Kinds that run the
-//! multiply-adds faster relative to the stores may rank them otherwise.
+//! blends them into every step, which small counts do not earn back. On the Sapphire Rapids
+//! class Xeon (model 167 with AMX) 1024-bit signatures took 49.8 against 51.2 µs and 51.9
+//! against 53.3 (two runs of 20 and 30 rounds, 256-bit registers at 10 digits) with the
+//! product kernel, and at 12 digits the two were level (68.6 against 69.1 µs).
 //!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
@@ -162,10 +193,13 @@ pub struct Forms {
     pub l1d_bytes: usize,
     /// How the lane form picks its window.
     pub lane_window: LaneWindow,
-    /// The duo form runs digit counts up to this many in 256-bit registers where both widths
-    /// have kernels (0: never); counts only the 256-bit kernels have run there on every kind
-    /// ([`super::ifma_duo::duo_width_for`]).
+    /// The duo form may run digit counts up to this many in 256-bit registers (0: never;
+    /// [`super::ifma_duo::duo_digits_for`], [`super::ifma_duo::duo_width_for`]).
     pub duo_256_up_to: usize,
+    /// At a digit count both widths have kernels for (up to [`Forms::duo_256_up_to`]): the
+    /// 256-bit kernel if true, the 512-bit one if false. When false, the 256-bit kernels run
+    /// only the counts the 512-bit ones lack, where they make the number shorter.
+    pub duo_256_at_shared_counts: bool,
     /// The duo form squares numbers of up to this many digits with its product kernel
     /// instead of its squaring kernel (0: never; [`super::ifma_duo::duo_squaring_for`]).
     pub duo_sqr_by_product_up_to: usize,
@@ -195,11 +229,12 @@ impl Forms {
     /// ```
     pub const fn of(kind: CpuKind) -> Forms {
         use CpuKind::*;
-        let (ifma_two_prime, mulx16) = match kind {
-            Zen3 | Zen4 | Zen5 | AmdOther => (IfmaTwoPrime::Duo, Mulx16::Window),
-            IntelIceLake | IntelSapphireRapids | IntelOther | Unknown => {
-                (IfmaTwoPrime::Pair, Mulx16::Rows)
-            }
+        // The duo form measured fastest on the Zen 4 and the Sapphire Rapids class, and it
+        // issues fewer multiply-adds than the pair form at every size: every kind runs it.
+        let ifma_two_prime = IfmaTwoPrime::Duo;
+        let mulx16 = match kind {
+            Zen3 | Zen4 | Zen5 | AmdOther => Mulx16::Window,
+            IntelIceLake | IntelSapphireRapids | IntelOther | Unknown => Mulx16::Rows,
         };
         // Zen 3 and 4: 32 KiB; Zen 5, Ice Lake and later Intel cores with IFMA: 48 KiB; the
         // smaller where unknown.
@@ -207,30 +242,27 @@ impl Forms {
             Zen5 | IntelIceLake | IntelSapphireRapids => 48,
             Zen3 | Zen4 | AmdOther | IntelOther | Unknown => 32,
         };
-        // Measured on Zen 4 only; the others keep the rule they had before the lane
-        // product read its multiplier from the table row by row.
+        // Measured on Zen 4 and the Sapphire Rapids class; Zen 5 and the Ice Lake class
+        // reasoned from them; the kinds redc does not know keep the L1D rule.
         let lane_window = match kind {
-            Zen4 => LaneWindow::ScanWeighted,
-            _ => LaneWindow::FitL1d,
+            Zen4 | Zen5 | IntelIceLake | IntelSapphireRapids => LaneWindow::ScanWeighted,
+            Zen3 | AmdOther | IntelOther | Unknown => LaneWindow::FitL1d,
         };
-        // Measured on Zen 4 only (256-bit registers faster at 10 to 16 digits, slower at
-        // 20); elsewhere the 512-bit kernels, as before.
-        let duo_256_up_to = match kind {
-            Zen4 => 16,
-            _ => 0,
-        };
-        // Measured on Zen 4 only (the product kernel faster at 10 and 12 digits, level at 14
-        // and 16, slower from 20); elsewhere the squaring kernel, as before.
-        let duo_sqr_by_product_up_to = match kind {
-            Zen4 => 12,
-            _ => 0,
-        };
+        // Up to 16 digits on every kind; at the counts both widths have, the 256-bit kernels
+        // on Zen 4 only (faster there at 12 and 16 digits, slower at both on the Sapphire
+        // Rapids class).
+        let duo_256_up_to = 16;
+        let duo_256_at_shared_counts = matches!(kind, Zen4);
+        // Measured on Zen 4 and the Sapphire Rapids class (the product kernel faster at 10
+        // digits, level or faster at 12, slower from 20), reasoned for the others.
+        let duo_sqr_by_product_up_to = 12;
         Forms {
             ifma_two_prime,
             mulx16,
             l1d_bytes: l1d_kib * 1024,
             lane_window,
             duo_256_up_to,
+            duo_256_at_shared_counts,
             duo_sqr_by_product_up_to,
         }
     }
@@ -276,6 +308,7 @@ impl CpuKind {
     /// use redc::mont::backend::cpu::CpuKind;
     ///
     /// assert_eq!(CpuKind::classify("AuthenticAMD", 25, 17), CpuKind::Zen4);
+    /// assert_eq!(CpuKind::classify("GenuineIntel", 6, 167), CpuKind::IntelIceLake);
     /// assert_eq!(CpuKind::classify("GenuineIntel", 6, 207), CpuKind::IntelSapphireRapids);
     /// assert_eq!(CpuKind::classify("HygonGenuine", 24, 0), CpuKind::Unknown);
     /// ```
@@ -298,14 +331,40 @@ impl CpuKind {
         }
     }
 
+    /// [`CpuKind::classify`], then a family-6 Intel CPU that has AMX (`amx`: CPUID leaf 7,
+    /// EDX bit 24, AMX-TILE) is of the Sapphire Rapids class whatever model it shows: only
+    /// those server cores have AMX, and hypervisors may show another model (one Xeon of that
+    /// class reports model 167, Rocket Lake's).
+    ///
+    /// ```
+    /// use redc::mont::backend::cpu::CpuKind;
+    ///
+    /// assert_eq!(
+    ///     CpuKind::classify_with_amx("GenuineIntel", 6, 167, true),
+    ///     CpuKind::IntelSapphireRapids
+    /// );
+    /// assert_eq!(
+    ///     CpuKind::classify_with_amx("GenuineIntel", 6, 167, false),
+    ///     CpuKind::IntelIceLake
+    /// );
+    /// ```
+    pub fn classify_with_amx(vendor: &str, family: u32, model: u32, amx: bool) -> CpuKind {
+        match CpuKind::classify(vendor, family, model) {
+            CpuKind::IntelIceLake | CpuKind::IntelOther if amx && family == 6 => {
+                CpuKind::IntelSapphireRapids
+            }
+            kind => kind,
+        }
+    }
+
     /// The running CPU's kind, read by CPUID (x86-64; [`CpuKind::Unknown`] elsewhere). Not
     /// cached: see [`CpuKind::current`].
     pub fn detect() -> CpuKind {
         #[cfg(target_arch = "x86_64")]
         {
-            let (vendor, family, model) = cpuid_identity();
+            let (vendor, family, model, amx) = cpuid_identity();
             match core::str::from_utf8(&vendor) {
-                Ok(v) => CpuKind::classify(v, family, model),
+                Ok(v) => CpuKind::classify_with_amx(v, family, model, amx),
                 Err(_) => CpuKind::Unknown,
             }
         }
@@ -348,14 +407,16 @@ pub fn force_kind(kind: Option<CpuKind>) {
     CURRENT.store(v, Ordering::Relaxed);
 }
 
-/// The CPUID vendor string and display family and model.
+/// The CPUID vendor string, display family and model, and whether AMX-TILE is reported.
 #[cfg(target_arch = "x86_64")]
 #[allow(unused_unsafe)]
-fn cpuid_identity() -> ([u8; 12], u32, u32) {
+fn cpuid_identity() -> ([u8; 12], u32, u32, bool) {
     use core::arch::x86_64::__cpuid_count;
     // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always exist. (Newer Rust
     // versions declare these functions safe.)
     let (l0, l1) = unsafe { (__cpuid_count(0, 0), __cpuid_count(1, 0)) };
+    // SAFETY: as above; leaf 7 is read only where leaf 0 says it exists.
+    let amx = l0.eax >= 7 && (unsafe { __cpuid_count(7, 0) }.edx >> 24) & 1 == 1;
     let mut vendor = [0u8; 12];
     vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
     vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
@@ -374,7 +435,7 @@ fn cpuid_identity() -> ([u8; 12], u32, u32) {
     } else {
         base_model
     };
-    (vendor, family, model)
+    (vendor, family, model, amx)
 }
 
 #[cfg(test)]
@@ -408,6 +469,24 @@ mod tests {
             CpuKind::IntelOther
         );
         assert_eq!(CpuKind::classify("AuthenticAMD", 23, 49), CpuKind::AmdOther);
+        // The Sapphire Rapids class Xeon shown as model 167 (AMX reported).
+        assert_eq!(
+            CpuKind::classify_with_amx("GenuineIntel", 6, 167, true),
+            CpuKind::IntelSapphireRapids
+        );
+        assert_eq!(
+            CpuKind::classify_with_amx("GenuineIntel", 6, 85, true),
+            CpuKind::IntelSapphireRapids
+        );
+        // AMX says nothing about other vendors or families.
+        assert_eq!(
+            CpuKind::classify_with_amx("AuthenticAMD", 25, 17, true),
+            CpuKind::Zen4
+        );
+        assert_eq!(
+            CpuKind::classify_with_amx("GenuineIntel", 19, 1, true),
+            CpuKind::IntelOther
+        );
     }
 
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -422,12 +501,19 @@ mod tests {
                 .and_then(|l| l.split(':').nth(1))
                 .map(|v| std::string::String::from(v.trim()))
         };
-        let (Some(vendor), Some(family), Some(model)) =
-            (field("vendor_id"), field("cpu family"), field("model"))
-        else {
+        let (Some(vendor), Some(family), Some(model), Some(flags)) = (
+            field("vendor_id"),
+            field("cpu family"),
+            field("model"),
+            field("flags"),
+        ) else {
             return;
         };
         let (family, model) = (family.parse().unwrap(), model.parse().unwrap());
-        assert_eq!(CpuKind::detect(), CpuKind::classify(&vendor, family, model));
+        let amx = flags.split_whitespace().any(|f| f == "amx_tile");
+        assert_eq!(
+            CpuKind::detect(),
+            CpuKind::classify_with_amx(&vendor, family, model, amx)
+        );
     }
 }

@@ -20,8 +20,10 @@
 //! register, done by renaming (the frame's registers rotate) instead of a `VALIGNQ` per
 //! register. A core that runs a 512-bit instruction as two 256-bit halves (Zen 4) does the
 //! same multiply-adds per cycle at either width; there the narrower form was faster up to 16
-//! digits and slower at 20, where its registers no longer hold any of `n`
-//! ([`duo_width_for`] and `mont::backend::cpu`'s table choose).
+//! digits and slower at 20, where its registers no longer hold any of `n`. On an Intel core
+//! of the Sapphire Rapids class it was faster only where it needs fewer digits (10 and 14
+//! against 12 and 16) and slower at equal counts ([`duo_width_for`] and
+//! `mont::backend::cpu`'s table choose).
 //!
 //! A Montgomery product `a·b·R⁻¹ mod n` (`R = 2^(52·L)`, almost Montgomery: inputs and outputs
 //! `< 2n`, `R > 4n`) keeps an accumulator frame of `L` digit positions; before a step at
@@ -52,7 +54,7 @@
 //! multiplies `aₖ` by the digits `j ≥ k` of `a` with the ones above `k` doubled (`2a` in 52-bit
 //! digits, `e`, as in [`super::ifma`]), registers wholly below the row skipped, so the
 //! product half of a squaring costs about half the multiply-adds of a product; where the table
-//! of CPU kinds says so (Zen 4, up to 12 digits: [`duo_squaring_for`]) the squarings run on
+//! of CPU kinds says so (every kind up to 12 digits: [`duo_squaring_for`]) the squarings run on
 //! the product kernel instead, whose lack of stores and blends is worth more there than the
 //! multiply-adds it adds. Each result is normalised exactly (carries moved up until every
 //! digit is below 2^52, the ripple through runs of `2^52 − 1` on bit masks in general
@@ -252,13 +254,15 @@ pub fn multiply_adds(digits: usize, width: DuoWidth) -> Option<[usize; 4]> {
 }
 
 /// The duo digit count for moduli of `bits` bits on CPUs with `forms`: the smallest one
-/// compiled in 512-bit registers or, up to [`Forms::duo_256_up_to`], in 256-bit ones, if
-/// one is large enough.
+/// compiled in 512-bit registers or, up to [`Forms::duo_256_up_to`], in 256-bit ones
+/// (only those the 512-bit kernels lack unless [`Forms::duo_256_at_shared_counts`]), if one
+/// is large enough.
 pub fn duo_digits_for(bits: usize, forms: &Forms) -> Option<usize> {
     let need = super::ifma::digits_for_bits(bits);
     let narrow = DUO_DIGITS_256
         .into_iter()
-        .filter(|&d| d <= forms.duo_256_up_to);
+        .filter(|&d| d <= forms.duo_256_up_to)
+        .filter(|d| forms.duo_256_at_shared_counts || !DUO_DIGITS.contains(d));
     DUO_DIGITS
         .into_iter()
         .chain(narrow)
@@ -267,12 +271,16 @@ pub fn duo_digits_for(bits: usize, forms: &Forms) -> Option<usize> {
 }
 
 /// The width the duo form runs `digits` in on CPUs with `forms` (`mont::backend::cpu`'s
-/// table), if it runs that count at all.
+/// table), if it runs that count at all: at a count both widths have, the 256-bit kernel
+/// where [`Forms::duo_256_at_shared_counts`] and the count is at most
+/// [`Forms::duo_256_up_to`], else the 512-bit one.
 pub fn duo_width_for(digits: usize, forms: &Forms) -> Option<DuoWidth> {
     let narrow = DUO_DIGITS_256.contains(&digits);
     let wide = DUO_DIGITS.contains(&digits);
     match (narrow, wide) {
-        (true, true) if digits <= forms.duo_256_up_to => Some(DuoWidth::W256),
+        (true, true) if forms.duo_256_at_shared_counts && digits <= forms.duo_256_up_to => {
+            Some(DuoWidth::W256)
+        }
         (_, true) => Some(DuoWidth::W512),
         (true, false) => Some(DuoWidth::W256),
         (false, false) => None,

@@ -1,5 +1,9 @@
 //! Two exponentiations interleaved, each spread across the lanes of its own registers
-//! ("horizontal" layout): the single private operation of a two-prime key on AVX-512 IFMA.
+//! ("horizontal" layout): the first form of the single private operation of a two-prime key
+//! on AVX-512 IFMA. The duo form ([`super::ifma_duo`]) has replaced it on every CPU kind
+//! (`mont::backend::cpu`'s table: faster on the Zen 4 and on the Sapphire Rapids class); it
+//! stays as a tested form beside it, and its product is the one the wide form below (one
+//! number across the lanes: verification and the fault check) is built on.
 //!
 //! The lane layout of [`super::ifma`] runs up to eight exponentiations for the price of one,
 //! which a two-prime signature cannot fill. Here one number of `L` digits occupies

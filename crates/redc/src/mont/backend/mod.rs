@@ -223,8 +223,8 @@ impl PublicPow {
     pub fn new(m: &Modulus<u64>, kernel: &Kernel<u64>) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            // Every IFMA kind: the wide form's product is the pair form's (measured on the
-            // Intel Xeon for private operations, see `cpu`), one number instead of two.
+            // Every IFMA kind: the wide form's product is the pair form's, one number instead
+            // of two (measured at `PUBLIC_WIDE_MIN_DIGITS`).
             let wide = ifma::Token::get().filter(|_| kernel.lanes).and_then(|t| {
                 let d = ifma::digits_for_bits(m.bits());
                 if d < PUBLIC_WIDE_MIN_DIGITS {
