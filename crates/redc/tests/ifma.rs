@@ -693,13 +693,13 @@ fn lane_window_follows_the_cpu_kinds_rule() {
     );
     assert_eq!((zen4.l1d_bytes, intel.l1d_bytes), (32 * 1024, 48 * 1024));
     assert_eq!(zen4.lane_window, LaneWindow::ScanWeighted);
-    assert_eq!(intel.lane_window, LaneWindow::ScanWeighted);
+    assert_eq!(intel.lane_window, LaneWindow::ScanWeightedOne);
     for kind in CpuKind::ALL {
         let want = match kind {
-            CpuKind::Zen4
-            | CpuKind::Zen5
-            | CpuKind::IntelIceLake
-            | CpuKind::IntelSapphireRapids => LaneWindow::ScanWeighted,
+            CpuKind::Zen4 => LaneWindow::ScanWeighted,
+            CpuKind::Zen5 | CpuKind::IntelIceLake | CpuKind::IntelSapphireRapids => {
+                LaneWindow::ScanWeightedOne
+            }
             _ => LaneWindow::FitL1d,
         };
         assert_eq!(Forms::of(kind).lane_window, want, "{kind:?}");
@@ -726,16 +726,27 @@ fn lane_window_follows_the_cpu_kinds_rule() {
         ifma::lane_window_for(2048, 40, &small_l1d),
         ifma::window_for(2048, 40)
     );
-    // Zen 4 and Intel (the scan weighted as measured there): 3 bits at 10 digits, 4 from 20
-    // to 40.
-    for forms in [&zen4, &intel] {
-        assert_eq!(ifma::lane_window_for(512, 10, forms), 3);
-        for (bits, digits) in [(1024, 20), (1536, 30), (2048, 40)] {
-            assert_eq!(
-                ifma::lane_window_for(bits, digits, forms),
-                4,
-                "{digits} digits"
-            );
-        }
+    // Zen 4 (the scan weighted as measured there): 3 bits at 10 digits, 4 from 20 to 40.
+    assert_eq!(ifma::lane_window_for(512, 10, &zen4), 3);
+    for (bits, digits) in [(1024, 20), (1536, 30), (2048, 40)] {
+        assert_eq!(
+            ifma::lane_window_for(bits, digits, &zen4),
+            4,
+            "{digits} digits"
+        );
+    }
+    // The Sapphire Rapids class (the scan at one cycle): 4 bits from 10 to 30 digits, 5 at 40.
+    for (bits, digits, w) in [
+        (512, 10, 4),
+        (683, 14, 4),
+        (1024, 20, 4),
+        (1536, 30, 4),
+        (2048, 40, 5),
+    ] {
+        assert_eq!(
+            ifma::lane_window_for(bits, digits, &intel),
+            w,
+            "{digits} digits"
+        );
     }
 }

@@ -57,8 +57,8 @@
 //! | kind | lane window |
 //! |---|---|
 //! | AMD Zen 4 | the cost model with the table's reads weighted as measured there — measured |
-//! | Intel Sapphire Rapids class | the same rule — measured |
-//! | AMD Zen 5, Intel Ice Lake class | the same rule — reasoned from the two measured kinds |
+//! | Intel Sapphire Rapids class | the cost model with the table's reads at one cycle per entry and digit (4 bits from 10 to 30 digits, 5 above) — measured |
+//! | AMD Zen 5, Intel Ice Lake class | as the Sapphire Rapids class — reasoned |
 //! | other kinds | the cost model's, one bit smaller where its table would not fit the L1D and the smaller one's would — reasoned |
 //!
 //! The lane product reads its multiplier from the table row by row (every digit of every
@@ -69,13 +69,17 @@
 //! 2 cycles per entry and digit, four times the model's ½, which makes 3 bits the fastest
 //! window at 10 digits and 4 bits from 20 to 40 digits (at 40: 15.2 against 16.2 million
 //! cycles per call with 5 bits). Batches of eight signed 3–5 % faster at 1024–4096 bits.
-//! The Sapphire Rapids class Xeon (model 167 with AMX) reads the table at the same cost
-//! (`ifma_bound`'s selecting product less its product: 1.7 to 2.1 cycles per entry and digit
-//! at 10 to 30 digits), and its batches of eight 2048-bit signatures took 0.93 to 0.96 of the
-//! time with 4 bits that they took with the L1D rule's 5 (a 40 KiB table in its 48 KiB L1D);
-//! at 1024, 1536, 3072 and 4096 bits the two rules were level within 2 %. Zen 5 and the Ice
-//! Lake class, with 48 KiB L1Ds, take the same rule by that reasoning. The remaining kinds
-//! keep the rule they had before: the model's window fitted to the L1D, 32 KiB on
+//! On the Sapphire Rapids class Xeon (model 167 with AMX) batches of eight 2048-bit
+//! signatures took 0.93 to 0.96 of the time with 4 bits that they took with the L1D rule's 5
+//! (a 40 KiB table in its 48 KiB L1D), and at 1024 and 1536 bits (10 and 15 digits) 4 bits
+//! beat the Zen 4 rule's 3 by 1.7–2.5 %; at 3072 and 4096 bits 4 and 5 bits were level. The
+//! model with the table's reads at one cycle per entry and digit gives exactly those windows
+//! ([`LaneWindow::ScanWeightedOne`]). It is a fit to those measurements, not the reads' cost:
+//! `ifma_bound` puts them at 1.7 to 2.1 cycles per entry and digit there, as on the Zen 4, and
+//! the model at that cost picks the 3 bits that measured slower. Zen 5 and the Ice Lake class,
+//! with 48 KiB L1Ds and full-width multiply-adds, take the same rule by reasoning from this
+//! core. The remaining kinds keep
+//! the rule they had before: the model's window fitted to the L1D, 32 KiB on
 //! Zen 3 and Zen 4, 48 KiB on Zen 5 and Intel's IFMA cores (from their published cache
 //! sizes), 32 KiB for others ([`Forms::l1d_bytes`]); on the Zen 4, before the change, that
 //! rule had made 4 bits beat 5 at 20 digits (569 against 599 µs per call of eight 1024-bit
@@ -213,6 +217,9 @@ pub enum LaneWindow {
     FitL1d,
     /// The cost model with the table's reads weighted as measured on the Zen 4.
     ScanWeighted,
+    /// The cost model with the table's reads at one cycle per entry and digit: the windows
+    /// measured fastest on the Sapphire Rapids class (4 bits from 10 to 30 digits).
+    ScanWeightedOne,
 }
 
 impl Forms {
@@ -245,7 +252,8 @@ impl Forms {
         // Measured on Zen 4 and the Sapphire Rapids class; Zen 5 and the Ice Lake class
         // reasoned from them; the kinds redc does not know keep the L1D rule.
         let lane_window = match kind {
-            Zen4 | Zen5 | IntelIceLake | IntelSapphireRapids => LaneWindow::ScanWeighted,
+            Zen4 => LaneWindow::ScanWeighted,
+            Zen5 | IntelIceLake | IntelSapphireRapids => LaneWindow::ScanWeightedOne,
             Zen3 | AmdOther | IntelOther | Unknown => LaneWindow::FitL1d,
         };
         // Up to 16 digits on every kind; at the counts both widths have, the 256-bit kernels
