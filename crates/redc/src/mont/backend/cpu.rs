@@ -171,7 +171,9 @@ pub enum CpuKind {
 pub enum IfmaTwoPrime {
     /// Both CRT halves in every register ([`super::ifma_duo`]).
     Duo,
-    /// The two halves interleaved, one number per register set ([`super::ifma_pair`]).
+    /// The two halves interleaved, one number per register set ([`super::ifma_pair`]). No
+    /// kind of the table runs it since the duo form was measured on Intel; it stays a
+    /// tested form for a kind that may need it.
     Pair,
 }
 
@@ -249,8 +251,9 @@ impl Forms {
             Zen5 | IntelIceLake | IntelSapphireRapids => 48,
             Zen3 | Zen4 | AmdOther | IntelOther | Unknown => 32,
         };
-        // Measured on Zen 4 and the Sapphire Rapids class; Zen 5 and the Ice Lake class
-        // reasoned from them; the kinds redc does not know keep the L1D rule.
+        // Zen 4's rule and the Sapphire Rapids class's, each measured there; Zen 5 and the Ice
+        // Lake class take the latter by reasoning; the kinds redc does not know keep the L1D
+        // rule.
         let lane_window = match kind {
             Zen4 => LaneWindow::ScanWeighted,
             Zen5 | IntelIceLake | IntelSapphireRapids => LaneWindow::ScanWeightedOne,
