@@ -196,17 +196,24 @@ fn modulus52_rejects_too_few_or_too_many_digits() {
         // 1664-bit keys: 17 digits, beyond the 256-bit range: 20 in 512-bit registers.
         assert_eq!(ifma_duo::duo_digits_for(832, forms), Some(20));
         assert_eq!(ifma_duo::duo_width_for(20, forms), Some(DuoWidth::W512));
-        // The duo squares by its product kernel up to 12 digits.
-        for d in [10, 12] {
-            assert_eq!(ifma_duo::duo_squaring_for(d, forms), DuoSquaring::Product);
-        }
-        for d in [14, 16, 20, 40] {
-            assert_eq!(ifma_duo::duo_squaring_for(d, forms), DuoSquaring::Kernel);
+        // The duo squares by its product kernel up to 12 digits (20 on Intel).
+        let top = if forms == &intel { 20 } else { 12 };
+        for d in [10, 12, 14, 16, 20, 24, 30, 40] {
+            let want = if d <= top {
+                DuoSquaring::Product
+            } else {
+                DuoSquaring::Kernel
+            };
+            assert_eq!(ifma_duo::duo_squaring_for(d, forms), want, "{d} digits");
         }
     }
     for kind in CpuKind::ALL {
         let forms = Forms::of(kind);
-        assert_eq!(forms.duo_sqr_by_product_up_to, 12, "{kind:?}");
+        let top = match kind {
+            CpuKind::IntelIceLake | CpuKind::IntelSapphireRapids => 20,
+            _ => 12,
+        };
+        assert_eq!(forms.duo_sqr_by_product_up_to, top, "{kind:?}");
         assert_eq!(forms.duo_256_up_to, 16, "{kind:?}");
         assert_eq!(
             forms.duo_256_at_shared_counts,

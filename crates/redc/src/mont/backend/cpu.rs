@@ -125,7 +125,8 @@
 //! | kind | duo squarings by the product kernel |
 //! |---|---|
 //! | AMD Zen 4 | up to 12 digits (RSA-1024's primes) — measured |
-//! | Intel Sapphire Rapids class | up to 12 digits — measured |
+//! | Intel Sapphire Rapids class | up to 20 digits (RSA-2048's primes) — measured |
+//! | Intel Ice Lake class | up to 20 digits — reasoned from the Sapphire Rapids class |
 //! | every other kind | up to 12 digits — reasoned from the two measured kinds |
 //!
 //! On the Zen 4 (family 25 model 17), whole duo exponentiations of two numbers (40 alternating
@@ -137,7 +138,13 @@
 //! blends them into every step, which small counts do not earn back. On the Sapphire Rapids
 //! class Xeon (model 167 with AMX) 1024-bit signatures took 49.8 against 51.2 µs and 51.9
 //! against 53.3 (two runs of 20 and 30 rounds, 256-bit registers at 10 digits) with the
-//! product kernel, and at 12 digits the two were level (68.6 against 69.1 µs).
+//! product kernel, and at 12 digits the two were level (68.6 against 69.1 µs). At 20 digits,
+//! where the Zen 4 squares faster with the squaring kernel, the product kernel was faster on
+//! that Xeon: RSA-2048 signatures 180.2 against 188.2 µs and 186.0 against 193.0 (two runs
+//! of 20 and 30 rounds); at 28 and 30 digits the two were level (2560- and 3072-bit keys,
+//! 0.99 and 1.01) and at 40 the squaring kernel was 2 % faster. Every 512-bit blend and
+//! addition of the squaring kernel takes a multiply-add's slot there, which the Zen 4 gives
+//! them for free.
 //!
 //! The kind is public information about the machine, never about a key; the choice it makes
 //! is a branch on it alone.
@@ -264,9 +271,13 @@ impl Forms {
         // Rapids class).
         let duo_256_up_to = 16;
         let duo_256_at_shared_counts = matches!(kind, Zen4);
-        // Measured on Zen 4 and the Sapphire Rapids class (the product kernel faster at 10
-        // digits, level or faster at 12, slower from 20), reasoned for the others.
-        let duo_sqr_by_product_up_to = 12;
+        // Measured on Zen 4 (the product kernel faster at 10 and 12 digits, slower from 20)
+        // and the Sapphire Rapids class (faster at 10 and 20, level at 12, 28 and 30, slower
+        // at 40); the Ice Lake class as Intel's other kind, the rest as both up to 12.
+        let duo_sqr_by_product_up_to = match kind {
+            IntelIceLake | IntelSapphireRapids => 20,
+            Zen3 | Zen4 | Zen5 | AmdOther | IntelOther | Unknown => 12,
+        };
         Forms {
             ifma_two_prime,
             mulx16,

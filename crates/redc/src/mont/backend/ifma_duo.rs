@@ -54,7 +54,7 @@
 //! multiplies `aₖ` by the digits `j ≥ k` of `a` with the ones above `k` doubled (`2a` in 52-bit
 //! digits, `e`, as in [`super::ifma`]), registers wholly below the row skipped, so the
 //! product half of a squaring costs about half the multiply-adds of a product; where the table
-//! of CPU kinds says so (every kind up to 12 digits: [`duo_squaring_for`]) the squarings run on
+//! of CPU kinds says so (up to 12 digits, 20 on Intel: [`duo_squaring_for`]) the squarings run on
 //! the product kernel instead, whose lack of stores and blends is worth more there than the
 //! multiply-adds it adds. Each result is normalised exactly (carries moved up until every
 //! digit is below 2^52, the ripple through runs of `2^52 − 1` on bit masks in general
