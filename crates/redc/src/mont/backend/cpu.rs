@@ -8,7 +8,7 @@
 //! measured neighbour; a kind redc does not know gets the vendor's default, and an unknown
 //! vendor the forms with the widest record.
 //!
-//! | kind | IFMA, 2-prime single op | MULX, 16 limbs (RSA-2048's primes) |
+//! | kind | IFMA, 2-prime single op (the same form on every kind) | MULX, 16 limbs (RSA-2048's primes) |
 //! |---|---|---|
 //! | AMD Zen 3 (family 25, models 0–15, 32–47, 64–95) | no IFMA | register window — measured |
 //! | AMD Zen 4 (family 25, models 16–31, 96–127, 160–175) | duo — measured | register window — measured |
@@ -31,8 +31,10 @@
 //!   product at 20 / 30 / 40 digits against the pair form's 811 / 1,161 / 1,772, and blinded
 //!   PKCS#1 v1.5 signatures took 0.74 / 0.89 / 0.91 of the pair form's time at 2048 / 3072 /
 //!   4096 bits (`examples/kind_forms.rs`, 15 alternating rounds). The pair form had been
-//!   chosen for Intel when the duo form did not exist yet; no kind runs it now (the wide form
-//!   of verification still builds on its product, and `ifma_bound` times it beside the duo).
+//!   chosen for Intel when the duo form did not exist yet. With every kind on the duo form,
+//!   the choice is no longer a field of [`Forms`]: the pair form runs only for a digit count
+//!   the duo kernels lack (none of the compiled counts), the wide form of verification builds
+//!   on its product, and `ifma_bound` times it beside the duo.
 //! - MULX, 16 limbs: on the Intel Xeon (family 6 model 207) the reduction rows and rows
 //!   triangle signed 2,180/s against 2,020/s with the register-window reduction and
 //!   `tri_regs16` (2048-bit keys); on Zen 3 the window form was 5–7 % faster, and on Zen 4
@@ -173,17 +175,6 @@ pub enum CpuKind {
     Unknown,
 }
 
-/// The form of the IFMA backend's single private operation of a two-prime key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IfmaTwoPrime {
-    /// Both CRT halves in every register ([`super::ifma_duo`]).
-    Duo,
-    /// The two halves interleaved, one number per register set ([`super::ifma_pair`]). No
-    /// kind of the table runs it since the duo form was measured on Intel; it stays a
-    /// tested form for a kind that may need it.
-    Pair,
-}
-
 /// The form of the MULX backend's 16-limb kernels (the primes of RSA-2048).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mulx16 {
@@ -197,8 +188,6 @@ pub enum Mulx16 {
 /// The kernel forms a CPU kind runs (see the module's table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Forms {
-    /// The IFMA single operation of a two-prime key.
-    pub ifma_two_prime: IfmaTwoPrime,
     /// The MULX kernels at 16 limbs.
     pub mulx16: Mulx16,
     /// The kind's level-1 data cache in bytes, which the lane form's window table should fit
@@ -235,9 +224,8 @@ impl Forms {
     /// The table: the forms for `kind`.
     ///
     /// ```
-    /// use redc::mont::backend::cpu::{CpuKind, Forms, IfmaTwoPrime, Mulx16};
+    /// use redc::mont::backend::cpu::{CpuKind, Forms, Mulx16};
     ///
-    /// assert_eq!(Forms::of(CpuKind::Zen4).ifma_two_prime, IfmaTwoPrime::Duo);
     /// assert_eq!(Forms::of(CpuKind::IntelSapphireRapids).mulx16, Mulx16::Rows);
     /// // What runs here:
     /// let here = Forms::of(CpuKind::detect());
@@ -245,9 +233,6 @@ impl Forms {
     /// ```
     pub const fn of(kind: CpuKind) -> Forms {
         use CpuKind::*;
-        // The duo form measured fastest on the Zen 4 and the Sapphire Rapids class, and it
-        // issues fewer multiply-adds than the pair form at every size: every kind runs it.
-        let ifma_two_prime = IfmaTwoPrime::Duo;
         let mulx16 = match kind {
             Zen3 | Zen4 | Zen5 | AmdOther => Mulx16::Window,
             IntelIceLake | IntelSapphireRapids | IntelOther | Unknown => Mulx16::Rows,
@@ -279,7 +264,6 @@ impl Forms {
             Zen3 | Zen4 | Zen5 | AmdOther | IntelOther | Unknown => 12,
         };
         Forms {
-            ifma_two_prime,
             mulx16,
             l1d_bytes: l1d_kib * 1024,
             lane_window,

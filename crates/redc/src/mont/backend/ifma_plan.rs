@@ -6,7 +6,7 @@
 //! extensions: every modulus's `Modulus52` with one digit count for all of them (the
 //! largest one's), and every exponent padded to one byte length, since all lanes of a call
 //! share the digit count and the exponent's length; for two moduli, also their form for the
-//! two-number kernels (duo or pair, by [`super::cpu::Forms`]).
+//! duo kernels (at the digit count and width [`super::cpu::Forms`] gives the CPU kind).
 
 mod imp {
     use alloc::vec;
@@ -14,7 +14,7 @@ mod imp {
 
     use zeroize::Zeroizing;
 
-    use crate::mont::backend::cpu::{Forms, IfmaTwoPrime};
+    use crate::mont::backend::cpu::Forms;
     use crate::mont::backend::ifma::{self, Modulus52, PowJob, Token, LANES};
     use crate::mont::backend::ifma_duo::{duo_digits_for, pow_duo};
     use crate::mont::backend::pow::SecretExp;
@@ -53,18 +53,16 @@ mod imp {
                     v
                 })
                 .collect();
-            // The duo form where the CPU kind runs it (`cpu`'s table), else the pair form.
+            // The duo form at the count `cpu`'s table gives the CPU kind, else (a count the duo
+            // kernels lack) the pair form.
             let forms = Forms::current();
-            let duo_kind = forms.ifma_two_prime == IfmaTwoPrime::Duo;
-            let duo = duo_digits_for(bits, &forms)
-                .filter(|_| duo_kind)
-                .and_then(|d| {
-                    let moduli = crt
-                        .iter()
-                        .map(|pc| Modulus52::new(pc.modulus, d))
-                        .collect::<Option<Vec<_>>>()?;
-                    Some((moduli, ifma::window_for(len * 8, d)))
-                });
+            let duo = duo_digits_for(bits, &forms).and_then(|d| {
+                let moduli = crt
+                    .iter()
+                    .map(|pc| Modulus52::new(pc.modulus, d))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((moduli, ifma::window_for(len * 8, d)))
+            });
             Some(LanePlan {
                 moduli,
                 exps,
@@ -75,8 +73,8 @@ mod imp {
 
         /// `outs[i] = cis[i]^d_{primes[i]} mod r_{primes[i]}` for up to [`LANES`] jobs in
         /// one call; constant time. One or two jobs (a two-prime operation) run across the
-        /// registers, in the form the CPU kind's table names (`mont::backend::cpu`: both
-        /// halves in every register, `ifma_duo`, or interleaved, `ifma_pair`); three or more
+        /// registers, both halves in every register (`ifma_duo`; interleaved, `ifma_pair`,
+        /// only at a digit count the duo kernels lack, none of the compiled ones); three or more
         /// run one per lane (`ifma`), where a call costs the same for three jobs or eight.
         pub(crate) fn pow(
             &self,
