@@ -889,6 +889,11 @@ struct LaneGen {
     /// of `L/2` digits into [`KS0_OFF`], [`KS1_OFF`] and [`KS2_OFF`], then the rows reduce
     /// it (no product terms in the rows; the frame's columns may be negative).
     karatsuba: bool,
+    /// The squaring that also selects the next product's multiplier (`sqrsel{G}_L`), with
+    /// groups of this many entries: at the end of each row `i`, digit `i` of each entry of
+    /// the squaring's group is stored into the selected number under the entry's lane mask
+    /// ([`LaneGen::select_stores`]).
+    stitch: Option<usize>,
 }
 
 /// Frame positions held in registers, at most.
@@ -911,7 +916,9 @@ const LCOL_OFF: usize = 123 * 64;
 /// to [`LANE_SELECT_ENTRIES`].
 const LMASK_OFF: usize = LCOL_OFF + 41 * 64;
 const LANE_SELECT_ENTRIES: usize = 64;
-const LANE_SCRATCH_BYTES: usize = LMASK_OFF + LANE_SELECT_ENTRIES * 64;
+/// The selecting squarings' mask bytes (one per entry, up to 64).
+const LSELMASK_OFF: usize = LMASK_OFF + LANE_SELECT_ENTRIES * 64;
+const LANE_SCRATCH_BYTES: usize = LSELMASK_OFF + 64;
 /// The Karatsuba squaring's three half squares (`L` columns each) and `|a_lo − a_hi|` (`L/2`
 /// digits), over the arrays it does not use: `e`, `f` and the selecting product's masks.
 const KS0_OFF: usize = LE_OFF;
@@ -935,6 +942,7 @@ impl LaneGen {
             flip: 0,
             select: false,
             karatsuba: false,
+            stitch: None,
         }
     }
     fn regs(&self) -> usize {
@@ -1173,6 +1181,9 @@ impl LaneGen {
         // The next quotient and carry into place.
         self.op(&format!("vmovdqa64 {m}, {t0}"));
         self.op(&format!("vmovdqa64 {c}, {t1b}"));
+        if let Some(group) = self.stitch {
+            self.select_stores(i, group);
+        }
         // The shift: position p ← p+1; position 0's register is the new spare (or, with
         // every position in registers, the new top, cleared).
         let old0 = self.pos.remove(0);
@@ -1191,6 +1202,34 @@ impl LaneGen {
                 ));
             }
             self.pos.push(old0);
+        }
+    }
+
+    /// The stitched selection's work in row `i` of a squaring (T0 is free between the
+    /// row's end and the next row's quotient): digit `i` of each of the group's entries (from
+    /// `r9`, [`LANE_ENTRY_BYTES`] apart) stored into the selected number at `r10` under the
+    /// entry's lane mask (`k1`–`k7`, set at the squaring's start, or for larger groups each
+    /// loaded from its byte at `r12`). Loads, mask loads and masked stores only: nothing that
+    /// takes a vector-arithmetic or a scalar port's slot. Each lane's digit is written by
+    /// exactly one entry (its window digit's), and every entry's digit is read whatever the
+    /// masks hold.
+    fn select_stores(&mut self, i: usize, group: usize) {
+        let t0 = self.t(0);
+        for g in 0..group {
+            self.op(&format!(
+                "vmovdqu64 {t0}, zmmword ptr [r9 + {}]",
+                g * LANE_ENTRY_BYTES + 64 * i
+            ));
+            let k = if group <= 7 {
+                g + 1
+            } else {
+                self.op(&format!("kmovb k1, byte ptr [r12 + {g}]"));
+                1
+            };
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [r10 + {}]{{{{k{k}}}}}, {t0}",
+                64 * i
+            ));
         }
     }
 
@@ -1434,7 +1473,15 @@ impl LaneGen {
                 LA_OFF + 64 * p
             ));
         }
+        if self.stitch.is_some() {
+            self.op(&format!("lea r12, [rdx + {LSELMASK_OFF}]"));
+        }
         self.op("2:");
+        if let Some(group) = self.stitch.filter(|&g| g <= 7) {
+            for g in 0..group {
+                self.op(&format!("kmovb k{}, byte ptr [r12 + {g}]", g + 1));
+            }
+        }
         if self.karatsuba {
             self.half_squares();
         } else {
@@ -1445,6 +1492,11 @@ impl LaneGen {
         self.normalise_store(&format!("rdx + {LA_OFF}"));
         self.pos = saved.0;
         self.spare = saved.1;
+        if let Some(group) = self.stitch {
+            // The next squaring's group: the entries past this one's.
+            self.op(&format!("add r9, {}", group * LANE_ENTRY_BYTES));
+            self.op(&format!("add r12, {group}"));
+        }
         self.op("dec rcx");
         self.op("jnz 2b");
         for p in 0..l {
@@ -1694,6 +1746,10 @@ pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *const u64, *const u64, 
 /// The digit counts the lane form compiles (`ifma::COMPILED_DIGITS`).
 const LANE_DIGITS: [usize; 9] = [10, 14, 15, 20, 27, 30, 32, 36, 40];
 
+/// The group sizes of the squarings that select the next multiplier (`sqrsel{G}_L`): the
+/// entries each of a window's squarings takes, `⌈2^w / w⌉` for windows of 4 and 5 bits.
+const STITCH_GROUPS: [usize; 2] = [4, 7];
+
 /// The smallest digit count whose squaring takes the Karatsuba form (even counts only). On
 /// the Zen 4 it was level at 10 digits and 2.5–8 % faster from 14 to 40 (docs/performance.md).
 const KARATSUBA_FROM: usize = 14;
@@ -1705,6 +1761,15 @@ fn lane_kernel(l: usize, kind: Kind) -> String {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),
     }
+    g.s
+}
+
+/// The squaring that selects the next multiplier as it goes (see [`LaneGen::select_stores`]).
+fn lane_sqrsel_kernel(l: usize, group: usize) -> String {
+    let mut g = LaneGen::new(l, Kind::Sqr);
+    g.karatsuba = l.is_multiple_of(2) && l >= KARATSUBA_FROM;
+    g.stitch = Some(group);
+    g.sqr();
     g.s
 }
 
@@ -1729,6 +1794,8 @@ pub(super) const SCRATCH_BYTES: usize = {LANE_SCRATCH_BYTES};
 pub(super) const MASK_OFFSET: usize = {LMASK_OFF};
 /// Table entries the selecting product takes at most.
 pub(super) const SELECT_ENTRIES: usize = {LANE_SELECT_ENTRIES};
+/// Byte offset of the selecting squarings' mask bytes in the scratch block.
+pub(super) const SEL_MASK_OFFSET: usize = {LSELMASK_OFF};
 /// Bytes from one table entry to the next for the selecting product.
 pub(super) const ENTRY_BYTES: usize = {LANE_ENTRY_BYTES};
 "
@@ -1752,6 +1819,9 @@ pub(super) const MULTIPLY_ADDS: [[usize; 2]; 9] = [
         .unwrap();
         let clob = clobbers();
         let sel_clob = clob.replace("            out(\"r9\") _,\n", "");
+        let sqrsel_clob = ["r9", "r10"].iter().fold(clob.clone(), |c, r| {
+            c.replace(&format!("            out(\"{r}\") _,\n"), "")
+        });
         for l in LANE_DIGITS {
             let sqr = lane_kernel(l, Kind::Sqr);
             let mul = lane_kernel(l, Kind::Mul);
@@ -1826,6 +1896,44 @@ pub(super) unsafe fn mulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut
             )
             .unwrap();
         }
+        for group in STITCH_GROUPS {
+            for l in LANE_DIGITS {
+                let sqrsel = lane_sqrsel_kernel(l, group);
+                write!(
+                    code,
+                    "
+/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+/// that also select `sel`: lane `u` of `sel` becomes lane `u` of the table entry whose mask
+/// byte (in the scratch at [`SEL_MASK_OFFSET`]) has bit `u` set. Squaring `s` (from 0) stores
+/// the {group} entries from `{group}·s`, digit `i` of each in its row `i`, under the entries'
+/// masks; every digit of each of the `{group}·count` entries is read.
+///
+/// # Safety
+/// As for [`sqr_{l}`]; `table` readable for the first {x} bytes of each of `{group}·count`
+/// entries ([`ENTRY_BYTES`] apart), the scratch's first `{group}·count` mask bytes set,
+/// exactly one of which has each lane's bit set, `sel` writable for {x} bytes.
+#[inline(never)]
+pub(super) unsafe fn sqrsel{group}_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize, table: *const u64, sel: *mut u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqrsel}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            inout(\"r9\") table => _,
+            inout(\"r10\") sel => _,
+            out(\"r8\") _,
+{sqrsel_clob}            options(nostack),
+        );
+    }}
+}}
+",
+                    x = 64 * l,
+                )
+                .unwrap();
+            }
+        }
         write!(
             code,
             "
@@ -1837,6 +1945,13 @@ pub(super) const SQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] 
 pub(super) type MulFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *const u64);
 /// The product kernels, in [`DIGITS`]' order.
 pub(super) const MUL: [MulFn; {len}] = [{mul}];
+/// A selecting squaring kernel's signature.
+pub(super) type SqrSelFn = unsafe fn(*mut u64, *const u64, *mut u64, usize, *const u64, *mut u64);
+/// The entries per squaring of the selecting squarings, in [`SQR_SEL`]'s order.
+pub(super) const STITCH_GROUPS: [usize; {groups}] = {STITCH_GROUPS:?};
+/// The squaring kernels that select the next multiplier: per group size in
+/// [`STITCH_GROUPS`], in [`DIGITS`]' order.
+pub(super) const SQR_SEL: [[SqrSelFn; {len}]; {groups}] = [{sqrsel}];
 /// A selecting product kernel's signature.
 pub(super) type MulSelFn = unsafe fn(*mut u64, *const u64, *mut u64, *const u64, *const u64, usize);
 /// The selecting product kernels, in [`DIGITS`]' order.
@@ -1856,6 +1971,19 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
             mulsel = LANE_DIGITS
                 .iter()
                 .map(|n| format!("mulsel_{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            groups = STITCH_GROUPS.len(),
+            sqrsel = STITCH_GROUPS
+                .iter()
+                .map(|g| {
+                    let list = LANE_DIGITS
+                        .iter()
+                        .map(|n| format!("sqrsel{g}_{n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    format!("[{list}]")
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         )

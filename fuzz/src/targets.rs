@@ -404,7 +404,8 @@ pub fn mont(data: &[u8]) {
 }
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
-/// one job, and the duo and pair forms with two (bases `a` and `b`, one modulus and exponent).
+/// one job (with each way of selecting a window's multiplier), and the duo and pair forms
+/// with two (bases `a` and `b`, one modulus and exponent).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
     use redc::mont::backend::{ifma, ifma_duo, ifma_pair};
@@ -428,8 +429,29 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             exp,
             modulus: &m52,
         }];
-        ifma::pow_lanes(token, &mut jobs, window);
+        ifma::pow_lanes_in(token, &mut jobs, window, ifma::LaneSelect::Scan);
         assert_eq!(from_limbs(&out), want_a, "ifma lanes pow, window {window}");
+        // The window's multiplier stored by its squarings: windows of 4 and 5 bits (the
+        // others fall back to the scan).
+        let stitched_window = 4 + u32::from(sel >> 3 & 1);
+        let mut out = vec![0u64; s];
+        let mut jobs = [ifma::PowJob {
+            out: &mut out,
+            base: &al,
+            exp,
+            modulus: &m52,
+        }];
+        ifma::pow_lanes_in(
+            token,
+            &mut jobs,
+            stitched_window,
+            ifma::LaneSelect::Stitched,
+        );
+        assert_eq!(
+            from_limbs(&out),
+            want_a,
+            "ifma lanes pow, stitched selection, window {stitched_window}"
+        );
         let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
         let mut jobs = [
             ifma::PowJob {

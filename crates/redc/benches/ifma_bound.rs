@@ -443,7 +443,8 @@ mod imp {
     /// the fastest of five timings): ns and cycles per call of eight numbers, and the
     /// fraction of the multiply-add bound. The selecting product reads the table of the
     /// production window at RSA's exponent sizes, so its row less the product's is the
-    /// table scan. These are the figures to set beside another library's kernels timed the
+    /// table scan; the selecting squaring (`2^w` entries over `w` squarings) less the
+    /// squaring is what the stitched selection costs per squaring. These are the figures to set beside another library's kernels timed the
     /// same way (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
     fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
         println!(
@@ -462,9 +463,10 @@ mod imp {
                 .collect();
             let l = bits / 64;
             let bases = random_bases(bits, &mut seed);
-            let entries = 1usize << ifma::lane_window_for(bits, d, &Forms::current());
+            let window = ifma::lane_window_for(bits, d, &Forms::current());
+            let entries = 1usize << window;
             let madds = ifma::lane_multiply_adds(d).expect("a compiled count");
-            let kernels = [
+            let mut kernels = vec![
                 ("squaring", ifma::LaneKernel::Squaring, madds[0]),
                 ("product", ifma::LaneKernel::Product, madds[1]),
                 (
@@ -473,6 +475,14 @@ mod imp {
                     madds[1],
                 ),
             ];
+            // The squarings that select the next multiplier, at the window they have groups
+            // for (4 or 5 bits; the production window when it is one of those).
+            let sq_window = if (4..=5).contains(&window) { window } else { 4 };
+            kernels.push((
+                "selecting squaring",
+                ifma::LaneKernel::SelectingSquarings { window: sq_window },
+                madds[0],
+            ));
             let mut outs = vec![vec![0u64; l]; 8];
             let no_exps = vec![Vec::new(); 8];
             for (name, kernel, n_madds) in kernels {
@@ -483,10 +493,12 @@ mod imp {
                 }) / calls as f64;
                 let cycles = ns * ghz;
                 let bound = n_madds as f64 / peak;
-                let name = if let ifma::LaneKernel::SelectingProduct { entries } = kernel {
-                    format!("{name} ({entries})")
-                } else {
-                    name.to_string()
+                let name = match kernel {
+                    ifma::LaneKernel::SelectingProduct { entries } => format!("{name} ({entries})"),
+                    ifma::LaneKernel::SelectingSquarings { window } => {
+                        format!("{name} ({}/{window})", 1usize << window)
+                    }
+                    _ => name.to_string(),
                 };
                 println!(
                     "{name:<22} {d:>6} {ns:>9.1} {cycles:>8.0} {n_madds:>7} {:>8.0}%",

@@ -533,9 +533,13 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
     let duo = redc::mont::backend::ifma_duo::DUO_DIGITS.len();
     let duo256 = redc::mont::backend::ifma_duo::DUO_DIGITS_256.len();
     let sized = redc::mont::backend::mulx::SIZED_LIMBS.len();
-    // Per digit count: the squaring, the product, and the product selecting its multiplier.
+    // Per digit count: the squaring, the product, the product selecting its multiplier, and
+    // the squarings selecting it (one per group size).
+    let groups = redc::mont::backend::ifma::STITCH_GROUP_SIZES.len();
     assert!(
-        count("lanes_asm::") >= 3 * lanes && count("lanes_asm::mulsel_") >= lanes,
+        count("lanes_asm::") >= (3 + groups) * lanes
+            && count("lanes_asm::mulsel_") >= lanes
+            && count("lanes_asm::sqrsel") >= groups * lanes,
         "{} lane kernels found",
         count("lanes_asm::")
     );

@@ -715,6 +715,7 @@ fn lane_window_follows_the_cpu_kinds_rule() {
     // keep it in a 48 KiB L1D; a 32 KiB one takes 4 bits.
     let fit = Forms {
         lane_window: LaneWindow::FitL1d,
+        lane_stitched_up_to: 0,
         ..intel
     };
     assert_eq!(ifma::window_for(1024, 20), 5);
@@ -742,7 +743,12 @@ fn lane_window_follows_the_cpu_kinds_rule() {
             "{digits} digits"
         );
     }
-    // The Sapphire Rapids class (the scan at one cycle): 4 bits from 10 to 30 digits, 5 at 40.
+    // The Sapphire Rapids class's rule (the scan at one cycle): 4 bits from 10 to 30 digits, 5
+    // at 40.
+    let scan_only = Forms {
+        lane_stitched_up_to: 0,
+        ..intel
+    };
     for (bits, digits, w) in [
         (512, 10, 4),
         (683, 14, 4),
@@ -751,9 +757,52 @@ fn lane_window_follows_the_cpu_kinds_rule() {
         (2048, 40, 5),
     ] {
         assert_eq!(
+            ifma::lane_window_for(bits, digits, &scan_only),
+            w,
+            "{digits} digits"
+        );
+    }
+    // With the multiplier stored by the squarings (the Sapphire Rapids class up to 30 digits):
+    // 4 bits to 27 digits, 5 at 30; at 40 digits the kind's rule again.
+    for (bits, digits, w) in [
+        (512, 10, 4),
+        (683, 14, 4),
+        (1024, 20, 4),
+        (1366, 27, 4),
+        (1536, 30, 5),
+        (2048, 40, 5),
+    ] {
+        assert_eq!(
             ifma::lane_window_for(bits, digits, &intel),
             w,
             "{digits} digits"
         );
+    }
+}
+
+#[test]
+fn lane_selection_follows_the_cpu_kinds_rule() {
+    use redc::mont::backend::cpu::{CpuKind, Forms};
+    use redc::mont::backend::ifma::{lane_select_for, LaneSelect};
+    for kind in CpuKind::ALL {
+        let forms = Forms::of(kind);
+        let want = if kind == CpuKind::IntelSapphireRapids {
+            30
+        } else {
+            0
+        };
+        assert_eq!(forms.lane_stitched_up_to, want, "{kind:?}");
+        for digits in ifma::COMPILED_DIGITS {
+            let select = if digits <= want {
+                LaneSelect::Stitched
+            } else {
+                LaneSelect::Scan
+            };
+            assert_eq!(
+                lane_select_for(digits, &forms),
+                select,
+                "{kind:?}, {digits}"
+            );
+        }
     }
 }

@@ -88,6 +88,27 @@
 //! exponents). The duo and pair tables (two numbers) fit at every size, and their model
 //! windows were the fastest measured.
 //!
+//! The lane form's window products take their multiplier one of two ways
+//! ([`Forms::lane_stitched_up_to`], [`super::ifma::LaneSelect`]):
+//!
+//! | kind | multiplier of a window's product |
+//! |---|---|
+//! | Intel Sapphire Rapids class | stored by the window's squarings up to 30 digits, read by the product above — measured |
+//! | AMD Zen 4 | read by the product — measured |
+//! | every other kind | read by the product — the form they had, not measured against the other |
+//!
+//! On the Sapphire Rapids class Xeon (model 167 with AMX), `ifma_bound` at 20 digits: a
+//! squaring 261 ns, one that also stores four entries' digits 292, the product 306 and the
+//! product that reads 16 entries itself 461, so a 4-bit window took 1,474 ns against 1,507;
+//! at 30 digits, with 5 bits, 4,070 against 4,378; at 40 digits the storing squaring took
+//! 1,676 ns against 1,107 and the scan stays. Batches of eight signed 5.4 / 5.7 / 5.5 % faster
+//! at 1024 / 2048 / 3072 bits, three-prime keys 5.6 / 6.4 % at 2048 / 3072 bits (seven
+//! alternating rounds on one core, medians; docs/performance.md). On the Zen 4 (family 25
+//! model 17) the same stores, written into a stitched squaring in session seven, made whole
+//! exponentiations 1.8–4.5 % slower. With the selection out of the product its cost falls,
+//! and so does the window's best size: the model with the table's reads at 0.9 cycle per
+//! entry and digit gives the windows measured fastest with it (4 bits to 27 digits, 5 at 30).
+//!
 //! The lane squaring takes its Karatsuba form from 14 digits on every kind (one set of lane
 //! kernels, written by `build.rs`): measured on the Zen 4 (family 25 model 17), where whole
 //! exponentiations of eight took 2.5–8 % less time from 14 to 40 digits; reasoned for the
@@ -205,6 +226,13 @@ pub struct Forms {
     /// The duo form squares numbers of up to this many digits with its product kernel
     /// instead of its squaring kernel (0: never; [`super::ifma_duo::duo_squaring_for`]).
     pub duo_sqr_by_product_up_to: usize,
+    /// The lane form's window products take their multiplier from the window's squarings
+    /// ([`super::ifma::LaneSelect::Stitched`]) up to this many digits, and read the table
+    /// themselves above (0: never; [`super::ifma::lane_select_for`]). Where they take it from
+    /// the squarings, the window follows the cost model with the table's reads at 0.9 cycle
+    /// per entry and digit whatever [`Forms::lane_window`] says
+    /// ([`super::ifma::lane_window_for`]).
+    pub lane_stitched_up_to: usize,
 }
 
 /// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
@@ -263,6 +291,12 @@ impl Forms {
             IntelIceLake | IntelSapphireRapids => 20,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelOther | Unknown => 12,
         };
+        // Measured on the Sapphire Rapids class (faster at 10 to 30 digits, slower at 40) and,
+        // in an earlier form, on Zen 4 (slower); the others keep the scan, unmeasured.
+        let lane_stitched_up_to = match kind {
+            IntelSapphireRapids => 30,
+            Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
+        };
         Forms {
             mulx16,
             l1d_bytes: l1d_kib * 1024,
@@ -270,6 +304,7 @@ impl Forms {
             duo_256_up_to,
             duo_256_at_shared_counts,
             duo_sqr_by_product_up_to,
+            lane_stitched_up_to,
         }
     }
 

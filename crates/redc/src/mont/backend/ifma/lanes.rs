@@ -8,15 +8,25 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::*;
+use crate::mont::backend::cpu::Forms;
 use crate::mont::Modulus;
 
 /// `job.out = job.base^job.exp mod job.modulus` for every job, side by side in lanes, in
-/// constant time (see the module documentation).
+/// constant time (see the module documentation), the window products taking their multiplier
+/// as the running CPU's kind does ([`lane_select_for`]).
 ///
 /// Every job's modulus MUST have the same digit count and every exponent the same length, and
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
 /// `window` is in `1..=8`.
-pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
+pub fn pow_lanes(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
+    let select = jobs.first().map_or(LaneSelect::Scan, |j| {
+        lane_select_for(j.modulus.digits(), &Forms::current())
+    });
+    pow_lanes_in(token, jobs, window, select);
+}
+
+/// [`pow_lanes`] with the multiplier's selection `select` (every one gives the same results).
+pub fn pow_lanes_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, select: LaneSelect) {
     let staged = Staged::new(jobs);
     assert!(
         COMPILED_DIGITS.contains(&staged.l),
@@ -25,8 +35,33 @@ pub fn pow_lanes(_: Token, jobs: &mut [PowJob<'_>], window: u32) {
     let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { pow_core(&mut result, &staged, &exp_digits, window) };
+    unsafe { pow_core(&mut result, &staged, &exp_digits, window, select) };
     staged.finish(jobs, &result);
+}
+
+/// How the lane exponentiation's window products get their multiplier from the table. Both
+/// read every digit of every entry, under per-lane masks, and give the same results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneSelect {
+    /// The product reads the table itself, row by row (`mulsel_L`, the OR of every entry's
+    /// digit under its mask); above 64 entries a separate scan selects first.
+    Scan,
+    /// The window's squarings store the multiplier (`sqrsel{G}_L`): each squaring's rows load
+    /// one group of entries' digits and store them under the entries' masks, which takes no
+    /// vector-arithmetic slot; then the plain product. For windows of 4 and 5 bits (the
+    /// compiled groups); other windows scan.
+    Stitched,
+}
+
+/// The selection the lane form runs at `digits` on a CPU whose forms are `forms`:
+/// [`LaneSelect::Stitched`] up to [`Forms::lane_stitched_up_to`] digits, else
+/// [`LaneSelect::Scan`].
+pub fn lane_select_for(digits: usize, forms: &Forms) -> LaneSelect {
+    if digits <= forms.lane_stitched_up_to {
+        LaneSelect::Stitched
+    } else {
+        LaneSelect::Scan
+    }
 }
 
 /// `job.out = job.base^exp mod job.modulus` for every job, side by side in lanes, for a
@@ -301,6 +336,64 @@ unsafe fn lane_mul_select(
 const _: () = assert!(core::mem::size_of::<LaneNum>() == lanes_asm::ENTRY_BYTES);
 const _: () =
     assert!(lanes_asm::MASK_OFFSET + 64 * lanes_asm::SELECT_ENTRIES <= lanes_asm::SCRATCH_BYTES);
+const _: () = assert!(
+    lanes_asm::SEL_MASK_OFFSET.is_multiple_of(8)
+        && lanes_asm::SEL_MASK_OFFSET + 64 <= lanes_asm::SCRATCH_BYTES
+);
+
+/// The group sizes of the compiled selecting squarings (`sqrsel{G}_L`): the entries each of a
+/// window's squarings stores, `⌈2^w / w⌉` for windows of 4 and 5 bits.
+pub const STITCH_GROUP_SIZES: [usize; lanes_asm::STITCH_GROUPS.len()] = lanes_asm::STITCH_GROUPS;
+
+/// The stitched selection's group size for a window of `window` bits, as an index into the
+/// compiled groups (`None`: no selecting squaring for this window): each of the window's
+/// squarings takes `⌈2^window / window⌉` entries.
+fn stitch_group(window: u32) -> Option<usize> {
+    let group = (1usize << window).div_ceil(window as usize);
+    lanes_asm::STITCH_GROUPS.iter().position(|&g| g == group)
+}
+
+/// `count` squarings of `x` in place that also set `sel = table[idx]` per lane (the next
+/// product's multiplier) by masked stores spread over the squarings' rows: every digit of
+/// every entry is read. `table` holds `group·count` entries for the group `gi` names (the
+/// entries past `2^window` never selected).
+///
+/// # Safety
+/// As for [`lane_sqr`]; `gi` from [`stitch_group`] for `count` = the window.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn lane_sqr_select(
+    l: usize,
+    x: &mut LaneNum,
+    c: &LaneConsts,
+    s: &mut LaneScratch,
+    count: usize,
+    table: &[LaneNum],
+    sel: &mut LaneNum,
+    idx: &[u64],
+    gi: usize,
+) {
+    let entries = lanes_asm::STITCH_GROUPS[gi] * count;
+    assert!(count >= 1 && table.len() >= entries && entries <= 64);
+    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
+    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    // One mask byte per entry, in the scratch (zeroized with it).
+    for e in 0..entries {
+        let m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        let (word, byte) = ((lanes_asm::SEL_MASK_OFFSET + e) / 8, (e % 8) * 8);
+        s.0[word] = (s.0[word] & !(0xff << byte)) | (u64::from(m) << byte);
+    }
+    let (xp, cp, sp, tp, selp) = (
+        x.as_mut_ptr(),
+        c as *const LaneConsts as *const u64,
+        s.0.as_mut_ptr(),
+        table.as_ptr() as *const u64,
+        sel.as_mut_ptr(),
+    );
+    // SAFETY: the caller's features and count; the table's `group·count` entries are
+    // LaneNums ENTRY_BYTES apart and the scratch holds a mask byte for each.
+    unsafe { (lanes_asm::SQR_SEL[gi][digit_index(l)])(xp, cp, sp, count, tp, selp) }
+}
 
 /// The multiply-adds one squaring and one product of the lane kernels issue at `digits` (one
 /// of [`COMPILED_DIGITS`]), counted in the generated code: `[squaring, product]`, each for
@@ -343,7 +436,13 @@ fn lane_select(l: usize, dst: &mut LaneNum, table: &[LaneNum], idx: &[u64]) {
 /// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `staged.l` one of
 /// [`COMPILED_DIGITS`].
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window: u32) {
+unsafe fn pow_core(
+    out: &mut [u64],
+    staged: &Staged,
+    exp_digits: &[u64],
+    window: u32,
+    select: LaneSelect,
+) {
     let l = staged.l;
     let LaneSetup {
         c,
@@ -354,7 +453,13 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
     } = lane_setup(staged);
 
     let entries = 1usize << window;
-    let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![LaneNum::ZERO; entries]);
+    let stitch = match select {
+        LaneSelect::Stitched => stitch_group(window),
+        LaneSelect::Scan => None,
+    };
+    // The selecting squarings read whole groups: entries past 2^window stay zero.
+    let padded = stitch.map_or(entries, |gi| lanes_asm::STITCH_GROUPS[gi] * window as usize);
+    let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![LaneNum::ZERO; padded]);
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
@@ -376,10 +481,24 @@ unsafe fn pow_core(out: &mut [u64], staged: &Staged, exp_digits: &[u64], window:
         for row in rows {
             // SAFETY: as above.
             unsafe {
-                lane_sqr(l, acc, &c, &mut s, window as usize);
-                if entries <= lanes_asm::SELECT_ENTRIES {
+                if let Some(gi) = stitch {
+                    lane_sqr_select(
+                        l,
+                        acc,
+                        &c,
+                        &mut s,
+                        window as usize,
+                        &table,
+                        &mut sel,
+                        row,
+                        gi,
+                    );
+                    lane_mul(l, tmp, &c, &mut s, acc, &sel);
+                } else if entries <= lanes_asm::SELECT_ENTRIES {
+                    lane_sqr(l, acc, &c, &mut s, window as usize);
                     lane_mul_select(l, tmp, &c, &mut s, acc, &table, row);
                 } else {
+                    lane_sqr(l, acc, &c, &mut s, window as usize);
                     lane_select(l, &mut sel, &table, row);
                     lane_mul(l, tmp, &c, &mut s, acc, &sel);
                 }
@@ -409,6 +528,14 @@ pub enum LaneKernel {
         /// Table entries: `2^window`.
         entries: usize,
     },
+    /// The squarings that select the next multiplier as they go ([`LaneSelect::Stitched`]),
+    /// `window` per kernel call as an exponentiation makes them, from a table of the window's
+    /// group size times `window` entries (`window` 4 or 5, the compiled groups; the calls a
+    /// multiple of it).
+    SelectingSquarings {
+        /// The window in bits.
+        window: u32,
+    },
 }
 
 /// Runs `kernel` `calls` times in lane form, each call on the previous one's result, from
@@ -417,7 +544,9 @@ pub enum LaneKernel {
 /// `out` receives `x·R⁻¹ mod n` after the calls (`R = 2^(52·digits)`), which the squaring
 /// makes `(base·R⁻¹)^(2^calls)`, the product (by `R² mod n`) `base·R^(calls−1)` and the
 /// selecting product (from a table of copies of `base`) `(base·R⁻¹)^(calls+1)`, all modulo
-/// `n`. Panics on shapes [`pow_lanes`] refuses, or on `entries` outside `1..=64`.
+/// `n`; the selecting squarings as the squaring. Panics on shapes [`pow_lanes`] refuses, on
+/// `entries` outside `1..=64`, or on a `window` without a compiled group or whose multiple
+/// `calls` is not.
 pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, calls: usize) {
     let staged = Staged::new(jobs);
     assert!(
@@ -429,6 +558,16 @@ pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, ca
             (1..=lanes_asm::SELECT_ENTRIES).contains(&entries),
             "1 to {} table entries",
             lanes_asm::SELECT_ENTRIES
+        );
+    }
+    if let LaneKernel::SelectingSquarings { window } = kernel {
+        assert!(
+            (1..=8).contains(&window) && stitch_group(window).is_some(),
+            "a window with a compiled group of entries (4 or 5 bits)"
+        );
+        assert!(
+            calls.is_multiple_of(window as usize),
+            "calls a multiple of the window"
         );
     }
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
@@ -456,6 +595,10 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
     let (mut x, mut y) = (&mut first[0], &mut second[0]);
     let entries = match kernel {
         LaneKernel::SelectingProduct { entries } => entries,
+        LaneKernel::SelectingSquarings { window } => {
+            let gi = stitch_group(window).expect("checked by run_lane_kernel");
+            lanes_asm::STITCH_GROUPS[gi] * window as usize
+        }
         _ => 1,
     };
     let table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![*base; entries]);
@@ -478,6 +621,26 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
                 // SAFETY: as above; the table has 1 to SELECT_ENTRIES entries.
                 unsafe { lane_mul_select(l, y, &c, &mut s, x, &table, &idx) };
                 core::mem::swap(&mut x, &mut y);
+            }
+        }
+        LaneKernel::SelectingSquarings { window } => {
+            let gi = stitch_group(window).expect("checked by run_lane_kernel");
+            let mut sel = Zeroizing::new(LaneNum::ZERO);
+            for _ in 0..calls / window as usize {
+                // SAFETY: as above; the table has the group's entries for `window` squarings.
+                unsafe {
+                    lane_sqr_select(
+                        l,
+                        x,
+                        &c,
+                        &mut s,
+                        window as usize,
+                        &table,
+                        &mut sel,
+                        &idx,
+                        gi,
+                    )
+                };
             }
         }
     }
@@ -610,20 +773,22 @@ mod tests {
         window: u32,
     ) {
         let s = moduli[0].limbs();
-        let mut outs = vec![vec![0u64; s]; bases.len()];
-        {
-            let mut jobs = lane_jobs(&mut outs, bases, exps, m52);
-            pow_lanes(token, &mut jobs, window);
-        }
         let k = portable_kernel();
-        for (i, out) in outs.iter().enumerate() {
-            let mut want = vec![0u64; s];
-            fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
-            let (bits, elen) = (moduli[i].n().len() * 64, exps[i].len());
-            assert_eq!(
-                *out, want,
-                "about {bits} bits, window {window}, lane {i}, exponent of {elen} bytes"
-            );
+        for select in [LaneSelect::Scan, LaneSelect::Stitched] {
+            let mut outs = vec![vec![0u64; s]; bases.len()];
+            {
+                let mut jobs = lane_jobs(&mut outs, bases, exps, m52);
+                pow_lanes_in(token, &mut jobs, window, select);
+            }
+            for (i, out) in outs.iter().enumerate() {
+                let mut want = vec![0u64; s];
+                fixed::pow(&mut want, &bases[i], &exps[i], &moduli[i], &k, 4);
+                let (bits, elen) = (moduli[i].n().len() * 64, exps[i].len());
+                assert_eq!(
+                    *out, want,
+                    "about {bits} bits, window {window}, {select:?}, lane {i}, exponent of {elen} bytes"
+                );
+            }
         }
     }
 
@@ -654,9 +819,15 @@ mod tests {
                 LaneKernel::Product,
                 LaneKernel::SelectingProduct { entries: 16 },
                 LaneKernel::SelectingProduct { entries: 3 },
+                LaneKernel::SelectingSquarings { window: 4 },
+                LaneKernel::SelectingSquarings { window: 5 },
             ];
             for kernel in kernels {
-                for calls in 0..4u32 {
+                let calls_list: Vec<u32> = match kernel {
+                    LaneKernel::SelectingSquarings { window } => vec![0, window, 2 * window],
+                    _ => (0..4).collect(),
+                };
+                for calls in calls_list {
                     let mut outs = vec![vec![0u64; s]; LANES];
                     let mut jobs = lane_jobs(&mut outs, &bases, &no_exps, &m52);
                     run_lane_kernel(token, &mut jobs, kernel, calls as usize);
@@ -667,7 +838,7 @@ mod tests {
                         let r_inv = r.modinv(&n).unwrap();
                         let b = big(&bases[i]);
                         let want = match kernel {
-                            LaneKernel::Squaring => {
+                            LaneKernel::Squaring | LaneKernel::SelectingSquarings { .. } => {
                                 (&b * &r_inv % &n).modpow(&(BigUint::from(1u8) << calls), &n)
                             }
                             LaneKernel::Product if calls == 0 => &b * &r_inv % &n,
@@ -838,18 +1009,21 @@ mod tests {
     #[test]
     fn every_window_matches_the_portable_fixed_window() {
         // Windows up to 6 bits run the product that selects its multiplier row by row; 7 and
-        // 8 bits the separate scan and the plain product.
+        // 8 bits the separate scan and the plain product. With the stitched selection, 4 and
+        // 5 bits run the selecting squarings (groups of 4 and 7 entries), the others scan.
+        // Digit counts 10, 15, 20, 27, 30 and 40: with and without the Karatsuba squaring.
         let Some(token) = Token::get() else {
             return;
         };
         let mut st = 0x0bad_5eed;
-        for bits in [512, 1024] {
+        for bits in [512, 760, 1024, 1400, 1536, 2048] {
             let (moduli, m52) = lane_moduli(bits, &mut st);
             let bases = reduced_bases(&moduli, &mut st);
             let exps: Vec<Vec<u8>> = (0..LANES)
                 .map(|_| (0..bits / 8).map(|_| lcg(&mut st) as u8).collect())
                 .collect();
-            for window in 1..=8u32 {
+            let windows = if bits <= 1024 { 1..=8u32 } else { 3..=6 };
+            for window in windows {
                 lanes_against_portable(token, &moduli, &m52, &bases, &exps, window);
             }
         }

@@ -59,7 +59,13 @@
 //! digit against each entry's index). For windows up to 6 bits the product of each window
 //! reads them itself, row by row: its multiplier digit `k` is the OR of every entry's digit
 //! `k` ANDed with that entry's lane mask (`VPTERNLOGQ`, the masks set in the scratch before
-//! the call); above, a separate scan selects the multiplier first. No branch or address
+//! the call); above, a separate scan selects the multiplier first. Where the CPU's table
+//! says so ([`LaneSelect::Stitched`]), a window of 4 or 5 bits takes the multiplier from its
+//! squarings instead: each squaring's row `i` loads digit `i` of one group of entries (a
+//! fixed share of the table per squaring) and stores it into the multiplier under the
+//! entry's lane mask (`k1`–`k7`, from bytes set before the call); each lane's digit is
+//! written by exactly one entry and every entry's digit is read, so the loads, the stores and
+//! their addresses are the same whatever the window digits are. No branch or address
 //! depends on a digit, an exponent or a modulus; the generated kernels branch only on their
 //! loops over a window's squarings and over the table's entries, whose counts are public.
 //!
@@ -81,8 +87,9 @@ pub(in crate::mont::backend) use jobs::{
 };
 pub use jobs::{lane_window_for, window_for, PowJob};
 pub use lanes::{
-    digits_for, lane_multiply_adds, pow, pow_lanes, pow_lanes_public_vartime, run_lane_kernel,
-    LaneKernel, COMPILED_DIGITS,
+    digits_for, lane_multiply_adds, lane_select_for, pow, pow_lanes, pow_lanes_in,
+    pow_lanes_public_vartime, run_lane_kernel, LaneKernel, LaneSelect, COMPILED_DIGITS,
+    STITCH_GROUP_SIZES,
 };
 pub use radix::{digits_for_bits, Modulus52};
 pub(in crate::mont::backend) use radix::{from_radix52, to_radix52};
