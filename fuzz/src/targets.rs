@@ -422,36 +422,27 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
     let (want_a, want_b) = (a.modpow(&e, n), b.modpow(&e, n));
     let window = u32::from(sel >> 1 & 3) + 1;
     if let Some(m52) = ifma::digits_for(m.bits()).and_then(|d| ifma::Modulus52::new(&m, d)) {
-        let mut out = vec![0u64; s];
-        let mut jobs = [ifma::PowJob {
-            out: &mut out,
-            base: &al,
-            exp,
-            modulus: &m52,
-        }];
-        ifma::pow_lanes_in(token, &mut jobs, window, ifma::LaneSelect::Scan);
-        assert_eq!(from_limbs(&out), want_a, "ifma lanes pow, window {window}");
-        // The window's multiplier stored by its squarings: windows of 4 and 5 bits (the
-        // others fall back to the scan).
+        // The window's multiplier read by the product, and stored by the squarings (windows of
+        // 4 and 5 bits; the others fall back to the scan).
         let stitched_window = 4 + u32::from(sel >> 3 & 1);
-        let mut out = vec![0u64; s];
-        let mut jobs = [ifma::PowJob {
-            out: &mut out,
-            base: &al,
-            exp,
-            modulus: &m52,
-        }];
-        ifma::pow_lanes_in(
-            token,
-            &mut jobs,
-            stitched_window,
-            ifma::LaneSelect::Stitched,
-        );
-        assert_eq!(
-            from_limbs(&out),
-            want_a,
-            "ifma lanes pow, stitched selection, window {stitched_window}"
-        );
+        for (w, select) in [
+            (window, ifma::LaneSelect::Scan),
+            (stitched_window, ifma::LaneSelect::Stitched),
+        ] {
+            let mut out = vec![0u64; s];
+            let mut jobs = [ifma::PowJob {
+                out: &mut out,
+                base: &al,
+                exp,
+                modulus: &m52,
+            }];
+            ifma::pow_lanes_in(token, &mut jobs, w, select);
+            assert_eq!(
+                from_limbs(&out),
+                want_a,
+                "ifma lanes pow, window {w}, {select:?}"
+            );
+        }
         let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
         let mut jobs = [
             ifma::PowJob {
