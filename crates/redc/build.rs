@@ -968,7 +968,20 @@ impl LaneGen {
         self.fixed(4 + (k + self.flip) % 2)
     }
     fn nv(&self, k: usize) -> String {
-        self.fixed(6 + (k + self.flip) % 2)
+        // The Karatsuba rows take the modulus digits in the multiplicand digits' registers.
+        let base = if self.karatsuba { 4 } else { 6 };
+        self.fixed(base + (k + self.flip) % 2)
+    }
+    /// The Karatsuba squaring's form (see [`LaneGen::karatsuba`]). Its rows use neither
+    /// `a`'s digits nor a multiplier, so those three registers hold frame positions instead:
+    /// up to [`LANE_REGS`] + 3 of them, three fewer spilled to the scratch at 30 to 40
+    /// digits (on the Sapphire Rapids class Xeon, model 167 with AMX, the 30- and 40-digit
+    /// squarings took about 5–10 % less time; docs/performance.md, session eleven).
+    fn karatsuba_rows(&mut self) {
+        self.karatsuba = true;
+        let regs = (self.l + 2).min(LANE_REGS + 3);
+        self.pos = (0..regs).collect();
+        self.spare = regs;
     }
     fn b(&self) -> String {
         self.fixed(8)
@@ -1756,7 +1769,9 @@ const KARATSUBA_FROM: usize = 14;
 
 fn lane_kernel(l: usize, kind: Kind) -> String {
     let mut g = LaneGen::new(l, kind);
-    g.karatsuba = kind == Kind::Sqr && l.is_multiple_of(2) && l >= KARATSUBA_FROM;
+    if kind == Kind::Sqr && l.is_multiple_of(2) && l >= KARATSUBA_FROM {
+        g.karatsuba_rows();
+    }
     match kind {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),
@@ -1767,7 +1782,9 @@ fn lane_kernel(l: usize, kind: Kind) -> String {
 /// The squaring that selects the next multiplier as it goes (see [`LaneGen::select_stores`]).
 fn lane_sqrsel_kernel(l: usize, group: usize) -> String {
     let mut g = LaneGen::new(l, Kind::Sqr);
-    g.karatsuba = l.is_multiple_of(2) && l >= KARATSUBA_FROM;
+    if l.is_multiple_of(2) && l >= KARATSUBA_FROM {
+        g.karatsuba_rows();
+    }
     g.stitch = Some(group);
     g.sqr();
     g.s

@@ -44,7 +44,8 @@
 //! returns a value `≤ n`, and finishes with one masked subtraction in the 64-bit form.
 //!
 //! The kernels are assembly written by `build.rs` for every compiled digit count
-//! ([`COMPILED_DIGITS`]): rows unrolled, the frame's positions in registers as far as 22 and in
+//! ([`COMPILED_DIGITS`]): rows unrolled, the frame's positions in registers as far as 22 (25 in
+//! the Karatsuba squaring's rows, which need no registers for `a` or a multiplier) and in
 //! scratch slots beyond (40 digits need 42), each row's quotient chain first in program order.
 //! Against the intrinsics version they replace (whose squaring was dedicated up to 20 digits
 //! only, and whose accumulator LLVM spilled above that), measured on an AMD EPYC Zen 4 (family
