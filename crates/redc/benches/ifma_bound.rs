@@ -444,8 +444,9 @@ mod imp {
     /// fraction of the multiply-add bound. The selecting product reads the table of the
     /// production window at RSA's exponent sizes, so its row less the product's is the
     /// table scan; the selecting squaring (`2^w` entries over `w` squarings) less the
-    /// squaring is what the stitched selection costs per squaring. These are the figures to set beside another library's kernels timed the
-    /// same way (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
+    /// squaring is what the stitched selection costs per squaring. These are the figures to
+    /// set beside another library's kernels timed the same way
+    /// (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
     fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
         println!(
             "{:<22} {:>6} {:>9} {:>8} {:>7} {:>9}",

@@ -101,8 +101,8 @@
 //! squaring 261 ns, one that also stores four entries' digits 292, the product 306 and the
 //! product that reads 16 entries itself 461, so a 4-bit window took 1,474 ns against 1,507;
 //! at 30 digits, with 5 bits, 4,070 against 4,378; at 40 digits the storing squaring took
-//! 1,676 ns against 1,107 and the scan stays. Batches of eight signed 5.4 / 5.7 / 5.5 % faster
-//! at 1024 / 2048 / 3072 bits, three-prime keys 5.6 / 6.4 % at 2048 / 3072 bits (seven
+//! 1,676 ns against 1,107 and the scan stays. Batches of eight signed 3.9 / 5.4 / 2.9 % faster
+//! at 1024 / 2048 / 3072 bits, three-prime keys 6.6 / 5.9 % at 2048 / 3072 bits (seven
 //! alternating rounds on one core, medians; docs/performance.md). On the Zen 4 (family 25
 //! model 17) the same stores, written into a stitched squaring in session seven, made whole
 //! exponentiations 1.8–4.5 % slower. With the selection out of the product its cost falls,

@@ -97,7 +97,7 @@ fn window_model(bits: usize, digits: usize, scan: f64) -> u32 {
 /// measured fastest with that selection on the Sapphire Rapids class (a fit, as
 /// [`LaneWindow::ScanWeightedOne`] is).
 pub fn lane_window_for(bits: usize, digits: usize, forms: &Forms) -> u32 {
-    if digits <= forms.lane_stitched_up_to {
+    if super::lane_select_for(digits, forms) == super::LaneSelect::Stitched {
         return window_model(bits, digits, 0.9);
     }
     match forms.lane_window {

@@ -307,12 +307,11 @@ unsafe fn lane_mul_select(
     idx: &[u64],
 ) {
     assert!(!table.is_empty() && table.len() <= lanes_asm::SELECT_ENTRIES);
-    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
-    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    let mut hits = Zeroizing::new([0u8; lanes_asm::SELECT_ENTRIES]);
+    entry_masks(idx, &mut hits[..table.len()]);
     let ones = _mm512_set1_epi64(-1);
     let masks = &mut s.0[lanes_asm::MASK_OFFSET / 8..];
-    for e in 0..table.len() {
-        let hit = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+    for (e, &hit) in hits[..table.len()].iter().enumerate() {
         // SAFETY: MASK_OFFSET + 64·SELECT_ENTRIES ≤ SCRATCH_BYTES (LANES words per mask).
         unsafe {
             _mm512_storeu_si512(
@@ -353,6 +352,24 @@ fn stitch_group(window: u32) -> Option<usize> {
     lanes_asm::STITCH_GROUPS.iter().position(|&g| g == group)
 }
 
+/// The entries the selecting squarings of a `window`-bit window read with group `gi`: the
+/// group size times the window's squarings (`2^window` and the padding past it).
+fn stitch_entries(gi: usize, window: u32) -> usize {
+    lanes_asm::STITCH_GROUPS[gi] * window as usize
+}
+
+/// Each entry's lane mask for the window digits `idx` (one per lane): bit `u` of `masks[e]` is
+/// set where lane `u` wants entry `e`, for every `e < masks.len()`.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn entry_masks(idx: &[u64], masks: &mut [u8]) {
+    assert!(idx.len() >= LANES);
+    // SAFETY: `idx` has LANES words.
+    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    for (e, m) in masks.iter_mut().enumerate() {
+        *m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+    }
+}
+
 /// `count` squarings of `x` in place that also set `sel = table[idx]` per lane (the next
 /// product's multiplier) by masked stores spread over the squarings' rows: every digit of
 /// every entry is read. `table` holds `group·count` entries for the group `gi` names (the
@@ -373,15 +390,14 @@ unsafe fn lane_sqr_select(
     idx: &[u64],
     gi: usize,
 ) {
-    let entries = lanes_asm::STITCH_GROUPS[gi] * count;
+    let entries = stitch_entries(gi, count as u32);
     assert!(count >= 1 && table.len() >= entries && entries <= 64);
-    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
-    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
-    // One mask byte per entry, in the scratch (zeroized with it).
-    for e in 0..entries {
-        let m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
-        let (word, byte) = ((lanes_asm::SEL_MASK_OFFSET + e) / 8, (e % 8) * 8);
-        s.0[word] = (s.0[word] & !(0xff << byte)) | (u64::from(m) << byte);
+    // One mask byte per entry, into the scratch (zeroized with it) where the kernel reads them.
+    let mut masks = Zeroizing::new([0u8; 64]);
+    entry_masks(idx, &mut masks[..entries]);
+    let at = lanes_asm::SEL_MASK_OFFSET / 8;
+    for (word, bytes) in s.0[at..at + 8].iter_mut().zip(masks.chunks_exact(8)) {
+        *word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
     }
     let (xp, cp, sp, tp, selp) = (
         x.as_mut_ptr(),
@@ -410,17 +426,14 @@ pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
 /// entry of every digit under a per-lane compare mask.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn lane_select(l: usize, dst: &mut LaneNum, table: &[LaneNum], idx: &[u64]) {
-    // SAFETY: `idx` has LANES words (a row of exp_digit_rows).
-    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
-    // At most 2^8 entries (window ≤ 8); on the stack, not allocated per call.
-    let mut masks = [0 as __mmask8; 256];
+    // At most 2^8 entries (window ≤ 8); on the stack, not allocated per call, and zeroized
+    // (the masks say which entry each lane's secret window digit picks).
+    let mut masks = Zeroizing::new([0 as __mmask8; 256]);
     assert!(table.len() <= masks.len(), "a window of at most 8 bits");
-    for (e, m) in masks.iter_mut().enumerate().take(table.len()) {
-        *m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
-    }
+    entry_masks(idx, &mut masks[..table.len()]);
     for d in 0..l {
         let mut r = _mm512_setzero_si512();
-        for (entry, &m) in table.iter().zip(&masks) {
+        for (entry, &m) in table.iter().zip(masks.iter()) {
             // SAFETY: 8·d + 8 ≤ 8·l ≤ LANES·MAX_DIGITS readable words.
             let x = unsafe { _mm512_loadu_si512(entry[LANES * d..].as_ptr() as *const _) };
             r = _mm512_mask_mov_epi64(r, m, x);
@@ -458,7 +471,7 @@ unsafe fn pow_core(
         LaneSelect::Scan => None,
     };
     // The selecting squarings read whole groups: entries past 2^window stay zero.
-    let padded = stitch.map_or(entries, |gi| lanes_asm::STITCH_GROUPS[gi] * window as usize);
+    let padded = stitch.map_or(entries, |gi| stitch_entries(gi, window));
     let mut table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![LaneNum::ZERO; padded]);
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY: (every kernel call) the caller's features and digit count.
@@ -595,10 +608,10 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
     let (mut x, mut y) = (&mut first[0], &mut second[0]);
     let entries = match kernel {
         LaneKernel::SelectingProduct { entries } => entries,
-        LaneKernel::SelectingSquarings { window } => {
-            let gi = stitch_group(window).expect("checked by run_lane_kernel");
-            lanes_asm::STITCH_GROUPS[gi] * window as usize
-        }
+        LaneKernel::SelectingSquarings { window } => stitch_entries(
+            stitch_group(window).expect("checked by run_lane_kernel"),
+            window,
+        ),
         _ => 1,
     };
     let table: Zeroizing<Vec<LaneNum>> = Zeroizing::new(vec![*base; entries]);
