@@ -1221,8 +1221,8 @@ impl LaneGen {
     /// The stitched selection's work in row `i` of a squaring (T0 is free between the
     /// row's end and the next row's quotient): digit `i` of each of the group's entries (from
     /// `r9`, [`LANE_ENTRY_BYTES`] apart) stored into the selected number at `r10` under the
-    /// entry's lane mask (`k1`–`k7`, set at the squaring's start, or for larger groups each
-    /// loaded from its byte at `r12`). Loads, mask loads and masked stores only: nothing that
+    /// entry's lane mask (`k1`–`k7`, set at the squaring's start from the bytes at `r12`, so
+    /// a group has at most seven entries). Loads, mask loads and masked stores only: nothing that
     /// takes a vector-arithmetic or a scalar port's slot. Each lane's digit is written by
     /// exactly one entry (its window digit's), and every entry's digit is read whatever the
     /// masks hold.
@@ -1233,12 +1233,7 @@ impl LaneGen {
                 "vmovdqu64 {t0}, zmmword ptr [r9 + {}]",
                 g * LANE_ENTRY_BYTES + 64 * i
             ));
-            let k = if group <= 7 {
-                g + 1
-            } else {
-                self.op(&format!("kmovb k1, byte ptr [r12 + {g}]"));
-                1
-            };
+            let k = g + 1;
             self.op(&format!(
                 "vmovdqu64 zmmword ptr [r10 + {}]{{{{k{k}}}}}, {t0}",
                 64 * i
@@ -1490,7 +1485,8 @@ impl LaneGen {
             self.op(&format!("lea r12, [rdx + {LSELMASK_OFF}]"));
         }
         self.op("2:");
-        if let Some(group) = self.stitch.filter(|&g| g <= 7) {
+        if let Some(group) = self.stitch {
+            assert!(group <= 7, "a group's masks in k1-k7");
             for g in 0..group {
                 self.op(&format!("kmovb k{}, byte ptr [r12 + {g}]", g + 1));
             }
