@@ -870,7 +870,9 @@ impl Gen {
 /// the other positions, each digit loaded once for the two positions it feeds. The squaring
 /// from [`KARATSUBA_FROM`] digits (even counts) forms the square first, from three half
 /// squares ([`LaneGen::half_squares`]), and its rows only reduce, taking the square's columns
-/// as the frame reaches them ([`LaneGen::column`]).
+/// as the frame reaches them ([`LaneGen::column`]); the schoolbook squaring
+/// ([`SCHOOLBOOK_DIGITS`]) does the same from a square formed by schoolbook rows
+/// ([`LaneGen::full_square`]).
 struct LaneGen {
     l: usize,
     kind: Kind,
@@ -894,6 +896,10 @@ struct LaneGen {
     /// the squaring's group is stored into the selected number under the entry's lane mask
     /// ([`LaneGen::select_stores`]).
     stitch: Option<usize>,
+    /// The squaring's schoolbook form: the whole square formed first into `2L` columns at
+    /// [`KF_OFF`] ([`LaneGen::full_square`]), then the rows reduce it as the Karatsuba's do
+    /// (set with `karatsuba`, whose rows only reduce).
+    full: bool,
 }
 
 /// Frame positions held in registers, at most.
@@ -926,6 +932,8 @@ const KS1_OFF: usize = LF_OFF;
 const KS2_OFF: usize = LMASK_OFF;
 const KD_OFF: usize = LMASK_OFF + 40 * 64;
 const _: () = assert!(KD_OFF + 20 * 64 <= LANE_SCRATCH_BYTES);
+/// The schoolbook squaring's `2L` columns, over `e` and `f` (82 digits together).
+const KF_OFF: usize = LE_OFF;
 /// Bytes from one table entry to the next for the selecting product: a lane-form number of
 /// up to 40 digits (`ifma::lanes::LaneNum`).
 const LANE_ENTRY_BYTES: usize = 8 * 40 * 8;
@@ -943,6 +951,7 @@ impl LaneGen {
             select: false,
             karatsuba: false,
             stitch: None,
+            full: false,
         }
     }
     fn regs(&self) -> usize {
@@ -1320,8 +1329,20 @@ impl LaneGen {
     }
 
     /// Column `c` of the Karatsuba square into `dst`: `a² = S₀ + (S₀ + S₁ − S₂)·B^h + S₁·B^2h`
-    /// (`h = L/2`, `B = 2^52`), from the three half squares' columns in the scratch.
+    /// (`h = L/2`, `B = 2^52`), from the three half squares' columns in the scratch; in the
+    /// schoolbook form, the square's column `c` itself (zero past `2L`).
     fn column(&mut self, dst: &str, c: usize) {
+        if self.full {
+            if c < 2 * self.l {
+                self.op(&format!(
+                    "vmovdqu64 {dst}, zmmword ptr [rdx + {}]",
+                    KF_OFF + 64 * c
+                ));
+            } else {
+                self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+            }
+            return;
+        }
         let h = self.l / 2;
         let mut parts: Vec<(bool, usize)> = Vec::new();
         if c < 2 * h {
@@ -1417,23 +1438,46 @@ impl LaneGen {
     /// each column, once no later row reaches it, is doubled, gets its diagonal term and is
     /// stored.
     fn half_square(&mut self, src: usize, dst: usize) {
-        let h = self.l / 2;
+        self.square_columns(src, dst, self.l / 2);
+    }
+
+    /// The schoolbook squaring's square: `a²` as `2L` columns at [`KF_OFF`].
+    fn full_square(&mut self) {
+        self.square_columns(LA_OFF, KF_OFF, self.l);
+    }
+
+    /// `x²` for `h` exact digits at `src` into `2h` columns at `dst` (see
+    /// [`LaneGen::half_square`]); the top digits stay in the registers the frame leaves free.
+    fn square_columns(&mut self, src: usize, dst: usize, h: usize) {
+        assert!(h + 3 <= 32, "the square's frame in registers");
         let mut frame: Vec<usize> = (0..=h).collect();
         let (b, t) = (Self::z(h + 1), Self::z(h + 2));
+        let held = (32 - (h + 3)).min(h);
+        let hold_from = h - held;
         let x = |j: usize| format!("zmmword ptr [rdx + {}]", src + 64 * j);
+        let xr = |j: usize| Self::z(h + 3 + (j - hold_from));
+        for j in hold_from..h {
+            self.op(&format!("vmovdqu64 {}, {}", xr(j), x(j)));
+        }
         for &r in &frame {
             self.op(&format!("vpxord zmm{r}, zmm{r}, zmm{r}"));
         }
         let finish = |g: &mut Self, reg: usize, col: usize| {
             let f = Self::z(reg);
             g.op(&format!("vpaddq {f}, {f}, {f}"));
-            g.op(&format!("vmovdqu64 {t}, {}", x(col / 2)));
+            let d = col / 2;
+            let xd = if d >= hold_from {
+                xr(d)
+            } else {
+                g.op(&format!("vmovdqu64 {t}, {}", x(d)));
+                t.clone()
+            };
             let half = if col.is_multiple_of(2) {
                 "vpmadd52luq"
             } else {
                 "vpmadd52huq"
             };
-            g.op(&format!("{half} {f}, {t}, {t}"));
+            g.op(&format!("{half} {f}, {xd}, {xd}"));
             g.op(&format!(
                 "vmovdqu64 zmmword ptr [rdx + {}], {f}",
                 dst + 64 * col
@@ -1441,11 +1485,21 @@ impl LaneGen {
         };
         for k in 0..h {
             if k + 1 < h {
-                self.op(&format!("vmovdqu64 {b}, {}", x(k)));
+                let bk = if k >= hold_from {
+                    xr(k)
+                } else {
+                    self.op(&format!("vmovdqu64 {b}, {}", x(k)));
+                    b.clone()
+                };
                 for j in k + 1..h {
-                    self.op(&format!("vmovdqu64 {t}, {}", x(j)));
-                    self.op(&format!("vpmadd52luq zmm{}, {b}, {t}", frame[j]));
-                    self.op(&format!("vpmadd52huq zmm{}, {b}, {t}", frame[j + 1]));
+                    let xj = if j >= hold_from {
+                        xr(j)
+                    } else {
+                        self.op(&format!("vmovdqu64 {t}, {}", x(j)));
+                        t.clone()
+                    };
+                    self.op(&format!("vpmadd52luq zmm{}, {bk}, {xj}", frame[j]));
+                    self.op(&format!("vpmadd52huq zmm{}, {bk}, {xj}", frame[j + 1]));
                 }
             }
             let r0 = frame.remove(0);
@@ -1491,7 +1545,9 @@ impl LaneGen {
                 self.op(&format!("kmovb k{}, byte ptr [r12 + {g}]", g + 1));
             }
         }
-        if self.karatsuba {
+        if self.full {
+            self.full_square();
+        } else if self.karatsuba {
             self.half_squares();
         } else {
             self.doubled_digits();
@@ -1763,11 +1819,41 @@ const STITCH_GROUPS: [usize; 2] = [4, 7];
 /// the Zen 4 it was level at 10 digits and 2.5–8 % faster from 14 to 40 (docs/performance.md).
 const KARATSUBA_FROM: usize = 14;
 
-fn lane_kernel(l: usize, kind: Kind) -> String {
-    let mut g = LaneGen::new(l, kind);
-    if kind == Kind::Sqr && l.is_multiple_of(2) && l >= KARATSUBA_FROM {
+/// The digit counts that also have the schoolbook squarings (`ssqr_L`, `ssqrsel{G}_L`,
+/// [`LaneGen::full_square`]): where the square's frame, its multiplier and one digit fit the
+/// 32 registers (`L + 3 ≤ 32`) and the form was measured faster than the standard one on the
+/// Sapphire Rapids class: 14, 15 and 20 digits (at 10 it was level to 5 % slower, at 27
+/// slower; docs/performance.md, session twelve).
+const SCHOOLBOOK_DIGITS: [usize; 3] = [14, 15, 20];
+
+/// Which squaring a lane generator writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Square {
+    /// Karatsuba from [`KARATSUBA_FROM`] digits (even counts), the doubled digits below and at
+    /// odd counts.
+    Standard,
+    /// The whole square by schoolbook rows, then the reduction ([`LaneGen::full_square`]).
+    Schoolbook,
+}
+
+/// A lane generator for the squaring of `l` digits in the form `square`.
+fn lane_sqr_gen(l: usize, square: Square) -> LaneGen {
+    let mut g = LaneGen::new(l, Kind::Sqr);
+    if square == Square::Schoolbook {
+        assert!(l + 3 <= 32, "the schoolbook square's frame in registers");
+        g.karatsuba_rows();
+        g.full = true;
+    } else if l.is_multiple_of(2) && l >= KARATSUBA_FROM {
         g.karatsuba_rows();
     }
+    g
+}
+
+fn lane_kernel(l: usize, kind: Kind) -> String {
+    let mut g = match kind {
+        Kind::Sqr => lane_sqr_gen(l, Square::Standard),
+        Kind::Mul => LaneGen::new(l, kind),
+    };
     match kind {
         Kind::Sqr => g.sqr(),
         Kind::Mul => g.mul(),
@@ -1776,11 +1862,8 @@ fn lane_kernel(l: usize, kind: Kind) -> String {
 }
 
 /// The squaring that selects the next multiplier as it goes (see [`LaneGen::select_stores`]).
-fn lane_sqrsel_kernel(l: usize, group: usize) -> String {
-    let mut g = LaneGen::new(l, Kind::Sqr);
-    if l.is_multiple_of(2) && l >= KARATSUBA_FROM {
-        g.karatsuba_rows();
-    }
+fn lane_sqrsel_kernel(l: usize, group: usize, square: Square) -> String {
+    let mut g = lane_sqr_gen(l, square);
     g.stitch = Some(group);
     g.sqr();
     g.s
@@ -1911,7 +1994,7 @@ pub(super) unsafe fn mulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut
         }
         for group in STITCH_GROUPS {
             for l in LANE_DIGITS {
-                let sqrsel = lane_sqrsel_kernel(l, group);
+                let sqrsel = lane_sqrsel_kernel(l, group, Square::Standard);
                 write!(
                     code,
                     "
@@ -2001,6 +2084,108 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
                 .join(", "),
         )
         .unwrap();
+        schoolbook_kernels(&mut code, &clob, &sqrsel_clob);
     }
     fs::write(out, code).unwrap();
+}
+
+/// The schoolbook squarings (`ssqr_L`, `ssqrsel{G}_L` for [`SCHOOLBOOK_DIGITS`]), their tables
+/// and multiply-add counts: the same contracts as `sqr_L` and `sqrsel{G}_L`.
+fn schoolbook_kernels(code: &mut String, clob: &str, sqrsel_clob: &str) {
+    let mut counts = Vec::new();
+    for l in SCHOOLBOOK_DIGITS {
+        let sqr = lane_sqr_gen(l, Square::Schoolbook);
+        let text = {
+            let mut g = sqr;
+            g.sqr();
+            g.s
+        };
+        counts.push(count_multiply_adds(&text, Kind::Sqr).0.to_string());
+        write!(
+            code,
+            "
+/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+/// each forming the whole square by schoolbook rows before reducing it (the results of
+/// [`sqr_{l}`]).
+///
+/// # Safety
+/// As for [`sqr_{l}`].
+#[inline(never)]
+pub(super) unsafe fn ssqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{text}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            out(\"r8\") _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+"
+        )
+        .unwrap();
+        for group in STITCH_GROUPS {
+            let sqrsel = lane_sqrsel_kernel(l, group, Square::Schoolbook);
+            write!(
+                code,
+                "
+/// [`sqrsel{group}_{l}`] with the squarings of [`ssqr_{l}`] (the same results).
+///
+/// # Safety
+/// As for [`sqrsel{group}_{l}`].
+#[inline(never)]
+pub(super) unsafe fn ssqrsel{group}_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize, table: *const u64, sel: *mut u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{sqrsel}            inout(\"rdi\") x => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") count => _,
+            inout(\"r9\") table => _,
+            inout(\"r10\") sel => _,
+            out(\"r8\") _,
+{sqrsel_clob}            options(nostack),
+        );
+    }}
+}}
+"
+            )
+            .unwrap();
+        }
+    }
+    let list = |f: &dyn Fn(usize) -> String| {
+        SCHOOLBOOK_DIGITS
+            .iter()
+            .map(|&l| f(l))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    write!(
+        code,
+        "
+/// The digit counts that also have the schoolbook squarings.
+pub(super) const SCHOOLBOOK_DIGITS: [usize; {len}] = {SCHOOLBOOK_DIGITS:?};
+/// The schoolbook squarings, in [`SCHOOLBOOK_DIGITS`]' order.
+pub(super) const SSQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] = [{ssqr}];
+/// The schoolbook selecting squarings: per group size in [`STITCH_GROUPS`], in
+/// [`SCHOOLBOOK_DIGITS`]' order.
+pub(super) const SSQR_SEL: [[SqrSelFn; {len}]; {groups}] = [{ssqrsel}];
+/// 512-bit multiply-adds in one schoolbook squaring, in [`SCHOOLBOOK_DIGITS`]' order.
+pub(super) const SCHOOLBOOK_MULTIPLY_ADDS: [usize; {len}] = [{counts}];
+",
+        len = SCHOOLBOOK_DIGITS.len(),
+        groups = STITCH_GROUPS.len(),
+        ssqr = list(&|l| format!("ssqr_{l}")),
+        ssqrsel = STITCH_GROUPS
+            .iter()
+            .map(|g| format!("[{}]", list(&|l| format!("ssqrsel{g}_{l}"))))
+            .collect::<Vec<_>>()
+            .join(", "),
+        counts = counts.join(", "),
+    )
+    .unwrap();
 }

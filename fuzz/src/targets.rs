@@ -404,7 +404,7 @@ pub fn mont(data: &[u8]) {
 }
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
-/// one job (with each way of selecting a window's multiplier), and the duo and pair forms
+/// one job (with each way of selecting a window's multiplier, either squaring form), and the duo and pair forms
 /// with two (bases `a` and `b`, one modulus and exponent).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
@@ -425,6 +425,12 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
         // The window's multiplier read by the product, and stored by the squarings (windows of
         // 4 and 5 bits; the others fall back to the scan).
         let stitched_window = 4 + u32::from(sel >> 3 & 1);
+        // Either squaring form (the schoolbook one where compiled, the standard elsewhere).
+        let square = if sel >> 4 & 1 == 1 {
+            ifma::LaneSquare::Schoolbook
+        } else {
+            ifma::LaneSquare::Standard
+        };
         for (w, select) in [
             (window, ifma::LaneSelect::Scan),
             (stitched_window, ifma::LaneSelect::Stitched),
@@ -436,11 +442,11 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
                 exp,
                 modulus: &m52,
             }];
-            ifma::pow_lanes_in(token, &mut jobs, w, select);
+            ifma::pow_lanes_in(token, &mut jobs, w, select, square);
             assert_eq!(
                 from_limbs(&out),
                 want_a,
-                "ifma lanes pow, window {w}, {select:?}"
+                "ifma lanes pow, window {w}, {select:?}, {square:?}"
             );
         }
         let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);

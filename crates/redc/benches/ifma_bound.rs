@@ -444,12 +444,13 @@ mod imp {
     /// fraction of the multiply-add bound. The selecting product reads the table of the
     /// production window at RSA's exponent sizes, so its row less the product's is the
     /// table scan; the selecting squaring (`2^w` entries over `w` squarings) less the
-    /// squaring is what the stitched selection costs per squaring. These are the figures to
+    /// squaring is what the stitched selection costs per squaring; the schoolbook rows
+    /// (where compiled) are the other squaring form. These are the figures to
     /// set beside another library's kernels timed the same way
     /// (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
     fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
         println!(
-            "{:<22} {:>6} {:>9} {:>8} {:>7} {:>9}",
+            "{:<32} {:>6} {:>9} {:>8} {:>7} {:>9}",
             "lane kernel", "digits", "ns/call", "cycles", "madds", "of bound"
         );
         let mut seed = 0x1a9e_u64;
@@ -484,6 +485,19 @@ mod imp {
                 ifma::LaneKernel::SelectingSquarings { window: sq_window },
                 madds[0],
             ));
+            // The schoolbook squarings, where compiled.
+            if let Some(sb) = ifma::lane_schoolbook_multiply_adds(d) {
+                kernels.push((
+                    "schoolbook squaring",
+                    ifma::LaneKernel::SchoolbookSquaring,
+                    sb,
+                ));
+                kernels.push((
+                    "selecting schoolbook sq.",
+                    ifma::LaneKernel::SelectingSchoolbookSquarings { window: sq_window },
+                    sb,
+                ));
+            }
             let mut outs = vec![vec![0u64; l]; 8];
             let no_exps = vec![Vec::new(); 8];
             for (name, kernel, n_madds) in kernels {
@@ -496,13 +510,14 @@ mod imp {
                 let bound = n_madds as f64 / peak;
                 let name = match kernel {
                     ifma::LaneKernel::SelectingProduct { entries } => format!("{name} ({entries})"),
-                    ifma::LaneKernel::SelectingSquarings { window } => {
+                    ifma::LaneKernel::SelectingSquarings { window }
+                    | ifma::LaneKernel::SelectingSchoolbookSquarings { window } => {
                         format!("{name} ({}/{window})", 1usize << window)
                     }
                     _ => name.to_string(),
                 };
                 println!(
-                    "{name:<22} {d:>6} {ns:>9.1} {cycles:>8.0} {n_madds:>7} {:>8.0}%",
+                    "{name:<32} {d:>6} {ns:>9.1} {cycles:>8.0} {n_madds:>7} {:>8.0}%",
                     100.0 * bound / cycles
                 );
             }

@@ -536,12 +536,19 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
     // Per digit count: the squaring, the product, the product selecting its multiplier, and
     // the squarings selecting it (one per group size).
     let groups = redc::mont::backend::ifma::STITCH_GROUP_SIZES.len();
+    let schoolbook = redc::mont::backend::ifma::SCHOOLBOOK_DIGITS.len();
     assert!(
-        count("lanes_asm::") >= (3 + groups) * lanes
+        count("lanes_asm::") >= (3 + groups) * lanes + (1 + groups) * schoolbook
             && count("lanes_asm::mulsel_") >= lanes
             && count("lanes_asm::sqrsel") >= groups * lanes,
         "{} lane kernels found",
         count("lanes_asm::")
+    );
+    // The schoolbook squarings: plain and selecting, per digit count that has them.
+    assert!(
+        count("lanes_asm::ssqr") >= (1 + groups) * schoolbook,
+        "{} schoolbook squarings found",
+        count("lanes_asm::ssqr")
     );
     // Both widths' squarings and products (the 256-bit ones named `ysqr_`, `ymul_`).
     assert!(

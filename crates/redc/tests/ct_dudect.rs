@@ -1,7 +1,8 @@
 //! A fixed-vs-random timing test in the dudect style (Reparaz, Balasch, Verbauwhede, DATE
 //! 2017) of the exponentiations **as they run on this CPU**: every backend's fixed-window
 //! exponentiation and every IFMA form (lanes, also at 14 digits for its Karatsuba squaring,
-//! each with both ways of selecting a window's multiplier; pair, duo) with the secret
+//! and with the schoolbook squaring, each with both ways of selecting a window's multiplier;
+//! pair, duo) with the secret
 //! exponent as the class (all zeros against random), and the wide
 //! public exponentiation with the base as the class (1 against random: it fault-checks a
 //! signature that is still secret). This executes the compiled Rust drivers around the
@@ -33,7 +34,7 @@ use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::exp::{binary, fixed};
-use redc::mont::backend::ifma::{self, LaneSelect, Modulus52, PowJob, Token};
+use redc::mont::backend::ifma::{self, LaneSelect, LaneSquare, Modulus52, PowJob, Token};
 use redc::mont::backend::ifma_duo::{DuoSquaring, DuoWidth};
 use redc::mont::backend::{ifma_duo, ifma_pair, portable_kernel, Backend};
 use redc::mont::Modulus;
@@ -125,11 +126,31 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
     ];
     match form {
         "lanes" | "lanes, Karatsuba squaring" => {
-            ifma::pow_lanes_in(token, &mut jobs, 4, LaneSelect::Scan)
+            ifma::pow_lanes_in(token, &mut jobs, 4, LaneSelect::Scan, LaneSquare::Standard)
         }
         "lanes, stitched selection" | "lanes, Karatsuba squaring, stitched selection" => {
-            ifma::pow_lanes_in(token, &mut jobs, 4, LaneSelect::Stitched)
+            ifma::pow_lanes_in(
+                token,
+                &mut jobs,
+                4,
+                LaneSelect::Stitched,
+                LaneSquare::Standard,
+            )
         }
+        "lanes, schoolbook squaring" => ifma::pow_lanes_in(
+            token,
+            &mut jobs,
+            4,
+            LaneSelect::Scan,
+            LaneSquare::Schoolbook,
+        ),
+        "lanes, schoolbook squaring, stitched selection" => ifma::pow_lanes_in(
+            token,
+            &mut jobs,
+            4,
+            LaneSelect::Stitched,
+            LaneSquare::Schoolbook,
+        ),
         "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
         "duo" => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W512, DuoSquaring::Kernel),
         "duo256" => {
@@ -216,6 +237,8 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ("lanes, Karatsuba squaring", &lanes14),
             ("lanes, stitched selection", &lanes),
             ("lanes, Karatsuba squaring, stitched selection", &lanes14),
+            ("lanes, schoolbook squaring", &lanes14),
+            ("lanes, schoolbook squaring, stitched selection", &lanes14),
             ("pair", &lanes),
             ("duo", &duo),
             ("duo256", &duo256),

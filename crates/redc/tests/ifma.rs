@@ -806,3 +806,40 @@ fn lane_selection_follows_the_cpu_kinds_rule() {
         }
     }
 }
+
+#[test]
+fn lane_squaring_form_follows_the_cpu_kinds_rule() {
+    use redc::mont::backend::cpu::{CpuKind, Forms};
+    use redc::mont::backend::ifma::{lane_square_for, LaneSquare, SCHOOLBOOK_DIGITS};
+    // Schoolbook kernels exist only where the square's frame fits the registers.
+    assert!(SCHOOLBOOK_DIGITS.iter().all(|&d| d + 3 <= 32));
+    assert!(SCHOOLBOOK_DIGITS
+        .iter()
+        .all(|d| ifma::COMPILED_DIGITS.contains(d)));
+    for kind in CpuKind::ALL {
+        let forms = Forms::of(kind);
+        let want = if kind == CpuKind::IntelSapphireRapids {
+            20
+        } else {
+            0
+        };
+        assert_eq!(forms.lane_schoolbook_up_to, want, "{kind:?}");
+        for digits in ifma::COMPILED_DIGITS {
+            let square = if digits <= want && SCHOOLBOOK_DIGITS.contains(&digits) {
+                LaneSquare::Schoolbook
+            } else {
+                LaneSquare::Standard
+            };
+            assert_eq!(
+                lane_square_for(digits, &forms),
+                square,
+                "{kind:?}, {digits}"
+            );
+        }
+    }
+    // On that kind, the schoolbook form runs at 20 digits and not above.
+    let spr = Forms::of(CpuKind::IntelSapphireRapids);
+    assert_eq!(lane_square_for(20, &spr), LaneSquare::Schoolbook);
+    assert_eq!(lane_square_for(27, &spr), LaneSquare::Standard);
+    assert_eq!(lane_square_for(40, &spr), LaneSquare::Standard);
+}

@@ -109,14 +109,28 @@
 //! and so does the window's best size: the model with the table's reads at 0.9 cycle per
 //! entry and digit gives the windows measured fastest with it (4 bits to 27 digits, 5 at 30).
 //!
-//! The lane squaring takes its Karatsuba form from 14 digits on every kind (one set of lane
-//! kernels, written by `build.rs`): measured on the Zen 4 (family 25 model 17), where whole
-//! exponentiations of eight took 2.5–8 % less time from 14 to 40 digits; reasoned for the
-//! others, since it issues 5–8 % fewer multiply-adds, the lane kernels' binding resource on
-//! every IFMA core, for 14 % more loads and 30 more stores per squaring at 20 digits (counted
-//! in the generated text: 763 and 90 against 671 and 60; 3 % more loads and 4 % more stores at
-//! 40 digits), well inside the two or more 512-bit loads per cycle of Zen 5 and Intel's IFMA
-//! cores (docs/performance.md). Not measured on Intel or Zen 5.
+//! The lane squaring forms its square one of two ways before its rows reduce it
+//! ([`Forms::lane_schoolbook_up_to`], [`super::ifma::LaneSquare`]):
+//!
+//! | kind | lane squaring |
+//! |---|---|
+//! | Intel Sapphire Rapids class | schoolbook rows at 14, 15 and 20 digits, the standard form elsewhere — measured |
+//! | AMD Zen 4 | the standard form: Karatsuba from 14 digits (even counts), doubled digits below and at odd counts — measured |
+//! | every other kind | the standard form — the form they had, not measured against the other |
+//!
+//! The standard form's Karatsuba squaring was measured on the Zen 4 (family 25 model 17),
+//! where whole exponentiations of eight took 2.5–8 % less time from 14 to 40 digits than
+//! with the doubled digits: it issues 5–8 % fewer multiply-adds for about 340 other vector
+//! operations at 20 digits (the halves' difference, its sign, the columns' sums), which run
+//! beside the multiply-adds there. On the Sapphire Rapids class Xeon (model 167 with AMX) the
+//! other vector operations take the multiply-adds' ports, and the schoolbook square (the
+//! products off the diagonal once, each column doubled and its diagonal term added: 90 more
+//! multiply-adds, about 160 fewer other operations, 135 fewer loads at 20 digits) squared 5 %
+//! faster at 20 digits; batches of eight 2048-bit signatures were 8–14 % faster, three-prime
+//! 2048- and 3072-bit keys 7.7 % (14 and 20 digits), four-prime 4096-bit keys 10 %, 2304-bit
+//! three-prime keys (15 digits) 4 %; at 10 digits it was level to 5 % slower and at 27
+//! slower, so it is compiled at 14, 15 and 20 only (docs/performance.md, session twelve).
+//! Zen 5 and the Ice Lake class keep the standard form, unmeasured.
 //!
 //! The duo form's register width ([`Forms::duo_256_up_to`],
 //! [`super::ifma_duo::duo_width_for`]):
@@ -233,6 +247,11 @@ pub struct Forms {
     /// per entry and digit whatever [`Forms::lane_window`] says
     /// ([`super::ifma::lane_window_for`]).
     pub lane_stitched_up_to: usize,
+    /// The lane form's squarings form the whole square by schoolbook rows
+    /// ([`super::ifma::LaneSquare::Schoolbook`]) up to this many digits where that form is
+    /// compiled, and in the standard form (Karatsuba or doubled digits) elsewhere (0: never;
+    /// [`super::ifma::lane_square_for`]).
+    pub lane_schoolbook_up_to: usize,
 }
 
 /// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
@@ -297,6 +316,14 @@ impl Forms {
             IntelSapphireRapids => 30,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
         };
+        // Measured on the Sapphire Rapids class (5 % faster squarings at 20 digits, batches of
+        // 2048-bit keys 8 % faster, three-prime 2048- and 3072-bit keys 7–9 %; level at 10
+        // digits). On Zen 4 the Karatsuba squaring's additions run beside the multiply-adds
+        // and its fewer multiply-adds won; the others keep the standard form, unmeasured.
+        let lane_schoolbook_up_to = match kind {
+            IntelSapphireRapids => 20,
+            Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
+        };
         Forms {
             mulx16,
             l1d_bytes: l1d_kib * 1024,
@@ -305,6 +332,7 @@ impl Forms {
             duo_256_at_shared_counts,
             duo_sqr_by_product_up_to,
             lane_stitched_up_to,
+            lane_schoolbook_up_to,
         }
     }
 

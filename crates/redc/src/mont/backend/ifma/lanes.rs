@@ -13,20 +13,29 @@ use crate::mont::Modulus;
 
 /// `job.out = job.base^job.exp mod job.modulus` for every job, side by side in lanes, in
 /// constant time (see the module documentation), the window products taking their multiplier
-/// as the running CPU's kind does ([`lane_select_for`]).
+/// and the squarings forming their squares as the running CPU's kind does
+/// ([`lane_select_for`], [`lane_square_for`]).
 ///
 /// Every job's modulus MUST have the same digit count and every exponent the same length, and
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
 /// `window` is in `1..=8`.
 pub fn pow_lanes(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    let select = jobs.first().map_or(LaneSelect::Scan, |j| {
-        lane_select_for(j.modulus.digits(), &Forms::current())
-    });
-    pow_lanes_in(token, jobs, window, select);
+    let forms = Forms::current();
+    let digits = jobs.first().map_or(0, |j| j.modulus.digits());
+    let select = lane_select_for(digits, &forms);
+    let square = lane_square_for(digits, &forms);
+    pow_lanes_in(token, jobs, window, select, square);
 }
 
-/// [`pow_lanes`] with the multiplier's selection `select` (every one gives the same results).
-pub fn pow_lanes_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, select: LaneSelect) {
+/// [`pow_lanes`] with the multiplier's selection `select` and the squarings' form `square`
+/// (every combination gives the same results).
+pub fn pow_lanes_in(
+    _: Token,
+    jobs: &mut [PowJob<'_>],
+    window: u32,
+    select: LaneSelect,
+    square: LaneSquare,
+) {
     let staged = Staged::new(jobs);
     assert!(
         COMPILED_DIGITS.contains(&staged.l),
@@ -35,7 +44,7 @@ pub fn pow_lanes_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, select: Lane
     let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { pow_core(&mut result, &staged, &exp_digits, window, select) };
+    unsafe { pow_core(&mut result, &staged, &exp_digits, window, select, square) };
     staged.finish(jobs, &result);
 }
 
@@ -51,6 +60,45 @@ pub enum LaneSelect {
     /// vector-arithmetic slot; then the plain product. For windows of 4 and 5 bits (the
     /// compiled groups); other windows scan.
     Stitched,
+}
+
+/// How the lane kernels' squarings form the square before reducing it. Both give the same
+/// results, in constant time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneSquare {
+    /// The form compiled for every digit count: at even counts from 14 digits the square
+    /// from three half squares (Karatsuba), elsewhere rows that multiply by the doubled
+    /// digits. Fewest multiply-adds.
+    Standard,
+    /// The whole square by schoolbook rows into its columns (the products off the diagonal
+    /// once, the columns doubled, the diagonal added), then the reduction's rows: more
+    /// multiply-adds than Karatsuba's, about 200 fewer other vector operations at 20 digits.
+    /// Compiled at [`SCHOOLBOOK_DIGITS`]; the other counts run [`LaneSquare::Standard`].
+    Schoolbook,
+}
+
+/// The digit counts with schoolbook squarings ([`LaneSquare::Schoolbook`]).
+pub const SCHOOLBOOK_DIGITS: [usize; lanes_asm::SCHOOLBOOK_DIGITS.len()] =
+    lanes_asm::SCHOOLBOOK_DIGITS;
+
+/// The squarings' form the lane form runs at `digits` on a CPU whose forms are `forms`:
+/// [`LaneSquare::Schoolbook`] up to [`Forms::lane_schoolbook_up_to`] digits where it is
+/// compiled, else [`LaneSquare::Standard`].
+pub fn lane_square_for(digits: usize, forms: &Forms) -> LaneSquare {
+    if digits <= forms.lane_schoolbook_up_to && SCHOOLBOOK_DIGITS.contains(&digits) {
+        LaneSquare::Schoolbook
+    } else {
+        LaneSquare::Standard
+    }
+}
+
+/// The index of `l` in [`SCHOOLBOOK_DIGITS`] if `square` asks for the schoolbook form and
+/// `l` has it.
+fn schoolbook_index(l: usize, square: LaneSquare) -> Option<usize> {
+    match square {
+        LaneSquare::Schoolbook => SCHOOLBOOK_DIGITS.iter().position(|&d| d == l),
+        LaneSquare::Standard => None,
+    }
 }
 
 /// The selection the lane form runs at `digits` on a CPU whose forms are `forms`:
@@ -75,9 +123,10 @@ pub fn pow_lanes_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
         COMPILED_DIGITS.contains(&staged.l),
         "a compiled digit count"
     );
+    let square = lane_square_for(staged.l, &Forms::current());
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { pow_public_core(&mut result, &staged, exp) };
+    unsafe { pow_public_core(&mut result, &staged, exp, square) };
     staged.finish(jobs, &result);
 }
 
@@ -253,18 +302,29 @@ fn lane_setup(staged: &Staged) -> LaneSetup {
     }
 }
 
-/// `count ≥ 1` squarings of `x` (lane form, `l` digits) in place.
+/// `count ≥ 1` squarings of `x` (lane form, `l` digits) in place, in the form `square`.
 ///
 /// # Safety
 /// The CPU must support AVX512F, AVX512VL and AVX512IFMA; `l` one of [`COMPILED_DIGITS`].
-unsafe fn lane_sqr(l: usize, x: &mut LaneNum, c: &LaneConsts, s: &mut LaneScratch, count: usize) {
+unsafe fn lane_sqr(
+    l: usize,
+    square: LaneSquare,
+    x: &mut LaneNum,
+    c: &LaneConsts,
+    s: &mut LaneScratch,
+    count: usize,
+) {
     let (x, c, s) = (
         x.as_mut_ptr(),
         c as *const LaneConsts as *const u64,
         s.0.as_mut_ptr(),
     );
+    let kernel = match schoolbook_index(l, square) {
+        Some(i) => lanes_asm::SSQR[i],
+        None => lanes_asm::SQR[digit_index(l)],
+    };
     // SAFETY: the caller's features and count; every buffer is as large as the kernels use.
-    unsafe { (lanes_asm::SQR[digit_index(l)])(x, c, s, count) }
+    unsafe { kernel(x, c, s, count) }
 }
 
 /// `out = a·b·R⁻¹` (lane form, `l` digits).
@@ -381,6 +441,7 @@ fn entry_masks(idx: &[u64], masks: &mut [u8]) {
 #[allow(clippy::too_many_arguments)]
 unsafe fn lane_sqr_select(
     l: usize,
+    square: LaneSquare,
     x: &mut LaneNum,
     c: &LaneConsts,
     s: &mut LaneScratch,
@@ -406,9 +467,13 @@ unsafe fn lane_sqr_select(
         table.as_ptr() as *const u64,
         sel.as_mut_ptr(),
     );
+    let kernel = match schoolbook_index(l, square) {
+        Some(i) => lanes_asm::SSQR_SEL[gi][i],
+        None => lanes_asm::SQR_SEL[gi][digit_index(l)],
+    };
     // SAFETY: the caller's features and count; the table's `group·count` entries are
     // LaneNums ENTRY_BYTES apart and the scratch holds a mask byte for each.
-    unsafe { (lanes_asm::SQR_SEL[gi][digit_index(l)])(xp, cp, sp, count, tp, selp) }
+    unsafe { kernel(xp, cp, sp, count, tp, selp) }
 }
 
 /// The multiply-adds one squaring and one product of the lane kernels issue at `digits` (one
@@ -420,6 +485,15 @@ pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
         .iter()
         .position(|&d| d == digits)
         .map(|i| lanes_asm::MULTIPLY_ADDS[i])
+}
+
+/// The multiply-adds one schoolbook squaring ([`LaneSquare::Schoolbook`]) issues at `digits`
+/// (one of [`SCHOOLBOOK_DIGITS`]), for eight numbers, counted in the generated code.
+pub fn lane_schoolbook_multiply_adds(digits: usize) -> Option<usize> {
+    SCHOOLBOOK_DIGITS
+        .iter()
+        .position(|&d| d == digits)
+        .map(|i| lanes_asm::SCHOOLBOOK_MULTIPLY_ADDS[i])
 }
 
 /// `dst = table[idx]` per lane (`idx`: one entry index per lane), `l` digits, reading every
@@ -455,6 +529,7 @@ unsafe fn pow_core(
     exp_digits: &[u64],
     window: u32,
     select: LaneSelect,
+    square: LaneSquare,
 ) {
     let l = staged.l;
     let LaneSetup {
@@ -497,6 +572,7 @@ unsafe fn pow_core(
                 if let Some(gi) = stitch {
                     lane_sqr_select(
                         l,
+                        square,
                         acc,
                         &c,
                         &mut s,
@@ -508,10 +584,10 @@ unsafe fn pow_core(
                     );
                     lane_mul(l, tmp, &c, &mut s, acc, &sel);
                 } else if entries <= lanes_asm::SELECT_ENTRIES {
-                    lane_sqr(l, acc, &c, &mut s, window as usize);
+                    lane_sqr(l, square, acc, &c, &mut s, window as usize);
                     lane_mul_select(l, tmp, &c, &mut s, acc, &table, row);
                 } else {
-                    lane_sqr(l, acc, &c, &mut s, window as usize);
+                    lane_sqr(l, square, acc, &c, &mut s, window as usize);
                     lane_select(l, &mut sel, &table, row);
                     lane_mul(l, tmp, &c, &mut s, acc, &sel);
                 }
@@ -549,6 +625,28 @@ pub enum LaneKernel {
         /// The window in bits.
         window: u32,
     },
+    /// [`LaneKernel::Squaring`] in the schoolbook form ([`LaneSquare::Schoolbook`]; the
+    /// standard one at counts without it).
+    SchoolbookSquaring,
+    /// [`LaneKernel::SelectingSquarings`] in the schoolbook form.
+    SelectingSchoolbookSquarings {
+        /// The window in bits.
+        window: u32,
+    },
+}
+
+impl LaneKernel {
+    /// The kernel in the standard form and the squarings' form it runs in.
+    fn split(self) -> (LaneKernel, LaneSquare) {
+        match self {
+            LaneKernel::SchoolbookSquaring => (LaneKernel::Squaring, LaneSquare::Schoolbook),
+            LaneKernel::SelectingSchoolbookSquarings { window } => (
+                LaneKernel::SelectingSquarings { window },
+                LaneSquare::Schoolbook,
+            ),
+            k => (k, LaneSquare::Standard),
+        }
+    }
 }
 
 /// Runs `kernel` `calls` times in lane form, each call on the previous one's result, from
@@ -561,6 +659,7 @@ pub enum LaneKernel {
 /// `entries` outside `1..=64`, or on a `window` without a compiled group or whose multiple
 /// `calls` is not.
 pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, calls: usize) {
+    let (kernel, square) = kernel.split();
     let staged = Staged::new(jobs);
     assert!(
         COMPILED_DIGITS.contains(&staged.l),
@@ -585,16 +684,23 @@ pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, ca
     }
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { run_lane_kernel_core(&mut result, &staged, kernel, calls) };
+    unsafe { run_lane_kernel_core(&mut result, &staged, kernel, square, calls) };
     staged.finish(jobs, &result);
 }
 
 /// [`run_lane_kernel`] past its checks.
 ///
 /// # Safety
-/// As for [`pow_core`]; `entries` checked.
+/// As for [`pow_core`]; `entries` checked; `kernel` in the standard form (`square` says
+/// which squarings run).
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKernel, calls: usize) {
+unsafe fn run_lane_kernel_core(
+    out: &mut [u64],
+    staged: &Staged,
+    kernel: LaneKernel,
+    square: LaneSquare,
+    calls: usize,
+) {
     let l = staged.l;
     let LaneSetup {
         c,
@@ -608,7 +714,8 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
     let (mut x, mut y) = (&mut first[0], &mut second[0]);
     let entries = match kernel {
         LaneKernel::SelectingProduct { entries } => entries,
-        LaneKernel::SelectingSquarings { window } => stitch_entries(
+        LaneKernel::SelectingSquarings { window }
+        | LaneKernel::SelectingSchoolbookSquarings { window } => stitch_entries(
             stitch_group(window).expect("checked by run_lane_kernel"),
             window,
         ),
@@ -620,8 +727,10 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
     match kernel {
         // The squarings in one kernel call, as the exponentiations make a window's.
         // SAFETY: the caller's features and digit count; at least one squaring.
-        LaneKernel::Squaring if calls > 0 => unsafe { lane_sqr(l, x, &c, &mut s, calls) },
-        LaneKernel::Squaring => {}
+        LaneKernel::Squaring | LaneKernel::SchoolbookSquaring if calls > 0 => unsafe {
+            lane_sqr(l, square, x, &c, &mut s, calls)
+        },
+        LaneKernel::Squaring | LaneKernel::SchoolbookSquaring => {}
         LaneKernel::Product => {
             for _ in 0..calls {
                 // SAFETY: the caller's features and digit count.
@@ -636,7 +745,8 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
                 core::mem::swap(&mut x, &mut y);
             }
         }
-        LaneKernel::SelectingSquarings { window } => {
+        LaneKernel::SelectingSquarings { window }
+        | LaneKernel::SelectingSchoolbookSquarings { window } => {
             let gi = stitch_group(window).expect("checked by run_lane_kernel");
             let mut sel = Zeroizing::new(LaneNum::ZERO);
             for _ in 0..calls / window as usize {
@@ -644,6 +754,7 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
                 unsafe {
                     lane_sqr_select(
                         l,
+                        square,
                         x,
                         &c,
                         &mut s,
@@ -669,7 +780,7 @@ unsafe fn run_lane_kernel_core(out: &mut [u64], staged: &Staged, kernel: LaneKer
 /// # Safety
 /// As for [`pow_core`].
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
+unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], square: LaneSquare) {
     let l = staged.l;
     let LaneSetup {
         c,
@@ -694,14 +805,14 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8]) {
             for i in (0..bits - 1).rev() {
                 run += 1;
                 if crate::exp::exp_bits(exp, i, 1) == 1 {
-                    lane_sqr(l, &mut acc, &c, &mut s, run);
+                    lane_sqr(l, square, &mut acc, &c, &mut s, run);
                     run = 0;
                     lane_mul(l, &mut tmp, &c, &mut s, &acc, &x);
                     *acc = *tmp;
                 }
             }
             if run > 0 {
-                lane_sqr(l, &mut acc, &c, &mut s, run);
+                lane_sqr(l, square, &mut acc, &c, &mut s, run);
             }
         }
         lane_mul(l, &mut tmp, &c, &mut s, &acc, &one);
@@ -787,11 +898,17 @@ mod tests {
     ) {
         let s = moduli[0].limbs();
         let k = portable_kernel();
-        for select in [LaneSelect::Scan, LaneSelect::Stitched] {
+        let forms = [
+            (LaneSelect::Scan, LaneSquare::Standard),
+            (LaneSelect::Stitched, LaneSquare::Standard),
+            (LaneSelect::Scan, LaneSquare::Schoolbook),
+            (LaneSelect::Stitched, LaneSquare::Schoolbook),
+        ];
+        for (select, square) in forms {
             let mut outs = vec![vec![0u64; s]; bases.len()];
             {
                 let mut jobs = lane_jobs(&mut outs, bases, exps, m52);
-                pow_lanes_in(token, &mut jobs, window, select);
+                pow_lanes_in(token, &mut jobs, window, select, square);
             }
             for (i, out) in outs.iter().enumerate() {
                 let mut want = vec![0u64; s];
@@ -799,14 +916,15 @@ mod tests {
                 let (bits, elen) = (moduli[i].n().len() * 64, exps[i].len());
                 assert_eq!(
                     *out, want,
-                    "about {bits} bits, window {window}, {select:?}, lane {i}, exponent of {elen} bytes"
+                    "about {bits} bits, window {window}, {select:?}, {square:?}, lane {i}, exponent of {elen} bytes"
                 );
             }
         }
     }
 
-    /// The kernels run one at a time give what their definitions say (num-bigint), at a
-    /// digit count with and without the Karatsuba squaring, for 0 to 3 calls.
+    /// The kernels run one at a time give what their definitions say (num-bigint), at digit
+    /// counts with and without the Karatsuba squaring and with the schoolbook squaring, for 0
+    /// to 3 calls.
     #[test]
     fn lane_kernels_one_at_a_time_compute_what_they_say() {
         use num_bigint::BigUint;
@@ -821,7 +939,7 @@ mod tests {
             )
         };
         let mut st = 0xbe4c_u64;
-        for bits in [768usize, 1024] {
+        for bits in [520usize, 768, 1024] {
             let l = digits_for(bits).unwrap();
             let (moduli, m52) = lane_moduli(bits, &mut st);
             let s = moduli[0].limbs();
@@ -834,10 +952,16 @@ mod tests {
                 LaneKernel::SelectingProduct { entries: 3 },
                 LaneKernel::SelectingSquarings { window: 4 },
                 LaneKernel::SelectingSquarings { window: 5 },
+                LaneKernel::SchoolbookSquaring,
+                LaneKernel::SelectingSchoolbookSquarings { window: 4 },
+                LaneKernel::SelectingSchoolbookSquarings { window: 5 },
             ];
             for kernel in kernels {
                 let calls_list: Vec<u32> = match kernel {
-                    LaneKernel::SelectingSquarings { window } => vec![0, window, 2 * window],
+                    LaneKernel::SelectingSquarings { window }
+                    | LaneKernel::SelectingSchoolbookSquarings { window } => {
+                        vec![0, window, 2 * window]
+                    }
                     _ => (0..4).collect(),
                 };
                 for calls in calls_list {
@@ -851,7 +975,10 @@ mod tests {
                         let r_inv = r.modinv(&n).unwrap();
                         let b = big(&bases[i]);
                         let want = match kernel {
-                            LaneKernel::Squaring | LaneKernel::SelectingSquarings { .. } => {
+                            LaneKernel::Squaring
+                            | LaneKernel::SelectingSquarings { .. }
+                            | LaneKernel::SchoolbookSquaring
+                            | LaneKernel::SelectingSchoolbookSquarings { .. } => {
                                 (&b * &r_inv % &n).modpow(&(BigUint::from(1u8) << calls), &n)
                             }
                             LaneKernel::Product if calls == 0 => &b * &r_inv % &n,
@@ -920,7 +1047,7 @@ mod tests {
     }
 
     /// The squaring kernel of every compiled digit count (the Karatsuba form from 14 digits,
-    /// see `build.rs`) on inputs at its edges, one per lane: 0, 1, `2n − 1`, halves equal,
+    /// see `build.rs`, and the schoolbook form where compiled) on inputs at its edges, one per lane: 0, 1, `2n − 1`, halves equal,
     /// halves one apart either way, and the halves' difference at its largest either way
     /// (the sign ripple and the complement). After `count` squarings `y` must be below `2n`
     /// with `y·R^(2^count − 1) ≡ x^(2^count) (mod n)`, `R = 2^(52·L)`.
@@ -998,21 +1125,30 @@ mod tests {
                 }
             }
             let r = BigUint::from(1u32) << (52 * l);
-            for count in [1usize, 2] {
+            let squares = [(1usize, LaneSquare::Standard), (2, LaneSquare::Standard)]
+                .into_iter()
+                .chain([(1, LaneSquare::Schoolbook), (2, LaneSquare::Schoolbook)]);
+            for (count, square) in squares {
                 let mut y = x;
                 let mut s = LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8]);
                 // SAFETY: IFMA is present (the token); l is compiled; the buffers are sized.
-                unsafe { lane_sqr(l, &mut y, &c, &mut s, count) };
+                unsafe { lane_sqr(l, square, &mut y, &c, &mut s, count) };
                 let power = 1u32 << count;
                 for (k, input) in inputs.iter().enumerate() {
                     let got: Vec<u64> = (0..l).map(|d| y[d * LANES + k]).collect();
-                    assert!(got.iter().all(|&d| d <= MASK52), "L = {l}, lane {k}");
+                    assert!(
+                        got.iter().all(|&d| d <= MASK52),
+                        "L = {l}, lane {k}, {square:?}"
+                    );
                     let (gy, gx) = (big(&got), big(input));
-                    assert!(gy < &n << 1u32, "L = {l}, lane {k}, {count} squarings");
+                    assert!(
+                        gy < &n << 1u32,
+                        "L = {l}, lane {k}, {count} squarings, {square:?}"
+                    );
                     assert_eq!(
                         (gy * r.modpow(&BigUint::from(power - 1), &n)) % &n,
                         gx.modpow(&BigUint::from(power), &n),
-                        "L = {l}, lane {k}, {count} squarings"
+                        "L = {l}, lane {k}, {count} squarings, {square:?}"
                     );
                 }
             }
