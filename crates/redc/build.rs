@@ -900,6 +900,11 @@ struct LaneGen {
     /// [`KF_OFF`] ([`LaneGen::full_square`]), then the rows reduce it as the Karatsuba's do
     /// (set with `karatsuba`, whose rows only reduce).
     full: bool,
+    /// The product's rows take the multiplicand's and the modulus's digits as the
+    /// multiply-adds' memory operands instead of loading each into a register for its two
+    /// multiply-adds ([`MEM_PRODUCT_DIGITS`]): twice the loads, but none of them holds a
+    /// vector register until it retires.
+    mem_operands: bool,
 }
 
 /// Frame positions held in registers, at most.
@@ -952,6 +957,7 @@ impl LaneGen {
             karatsuba: false,
             stitch: None,
             full: false,
+            mem_operands: false,
         }
     }
     fn regs(&self) -> usize {
@@ -1039,11 +1045,14 @@ impl LaneGen {
         self.flip ^= 1;
         let (a0, n0) = (self.av(0), self.nv(0));
         match self.x_src(k, j) {
+            Some(_) if self.mem_operands => {}
             Some(src) => self.op(&format!("vmovdqu64 {a0}, {src}")),
             None if self.karatsuba => {}
             None => self.op(&format!("vpxord {a0}, {a0}, {a0}")),
         }
-        if jn < self.l {
+        if jn < self.l && self.mem_operands {
+            // Read by the multiply-adds themselves.
+        } else if jn < self.l {
             self.op(&format!("vmovdqu64 {n0}, {}", Self::n_mem(jn)));
         } else {
             self.op(&format!("vpxord {n0}, {n0}, {n0}"));
@@ -1063,18 +1072,23 @@ impl LaneGen {
             self.m(),
         );
         let k = i + 1;
+        let mem = self.mem_operands;
         if k < self.l {
-            if q >= 1 && self.x_src(k, q - 1).is_some() {
+            if let Some(src) = q.checked_sub(1).and_then(|j| self.x_src(k, j)) {
+                let a0 = if mem { src } else { a0 };
                 self.op(&format!("vpmadd52luq {dst}, {b}, {a0}"));
             }
-            if q >= 2 && self.x_src(k, q - 2).is_some() {
+            if let Some(src) = q.checked_sub(2).and_then(|j| self.x_src(k, j)) {
+                let a1 = if mem { src } else { a1 };
                 self.op(&format!("vpmadd52huq {dst}, {b}, {a1}"));
             }
         }
         if q < self.l {
+            let n0 = if mem { Self::n_mem(q) } else { n0 };
             self.op(&format!("vpmadd52luq {dst}, {m}, {n0}"));
         }
         if q >= 1 && q <= self.l {
+            let n1 = if mem { Self::n_mem(q - 1) } else { n1 };
             self.op(&format!("vpmadd52huq {dst}, {m}, {n1}"));
         }
     }
@@ -1149,6 +1163,12 @@ impl LaneGen {
         self.load_digits(k, 0, 1);
         self.op(&format!("vpxord {t1}, {t1}, {t1}"));
         let (n0, n1) = (self.nv(0), self.nv(1));
+        // (With memory operands, load_digits left n₁ in memory; n₀ is loaded above.)
+        let n0 = if self.mem_operands {
+            Self::n_mem(1)
+        } else {
+            n0
+        };
         self.op(&format!("vpmadd52luq {t1}, {m}, {n0}"));
         self.op(&format!("vpmadd52huq {p1}, {m}, {n1}"));
         self.op(&format!("vpaddq {p1}, {p1}, {c}"));
@@ -1877,6 +1897,99 @@ fn lane_select_kernel(l: usize) -> String {
     g.s
 }
 
+/// The digit counts that also have products whose rows read the digits as memory operands
+/// (`mmul_L`, `mmulsel_L`, [`LaneGen::mem_operands`]): 40, where on the Sapphire Rapids class
+/// the product with its digits loaded into registers ran at 63 % of the multiply-add bound
+/// against 97 % at 36 digits (a cliff between 36 and 38 that neither the frame's spilled
+/// loads nor its stores explained; the vector registers the loads hold until they retire
+/// did), and the memory-operand product took 22 % less time (docs/performance.md, session
+/// twelve).
+const MEM_PRODUCT_DIGITS: [usize; 1] = [40];
+
+/// The product (`select`: the selecting product) of `l` digits with memory operands.
+fn lane_mem_product_kernel(l: usize, select: bool) -> String {
+    let mut g = LaneGen::new(l, Kind::Mul);
+    g.select = select;
+    g.mem_operands = true;
+    g.mul();
+    g.s
+}
+
+/// The memory-operand products (`mmul_L`, `mmulsel_L` for [`MEM_PRODUCT_DIGITS`]) and their
+/// tables: the same contracts as `mul_L` and `mulsel_L`.
+fn mem_product_kernels(code: &mut String, clob: &str, sel_clob: &str) {
+    for l in MEM_PRODUCT_DIGITS {
+        let mul = lane_mem_product_kernel(l, false);
+        let mulsel = lane_mem_product_kernel(l, true);
+        write!(
+            code,
+            "
+/// [`mul_{l}`] with the rows' digits read as memory operands (the same results).
+///
+/// # Safety
+/// As for [`mul_{l}`].
+#[inline(never)]
+pub(super) unsafe fn mmul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mul}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") b => _,
+            inout(\"r8\") a => _,
+{clob}            options(nostack),
+        );
+    }}
+}}
+
+/// [`mulsel_{l}`] with the rows' digits read as memory operands (the same results).
+///
+/// # Safety
+/// As for [`mulsel_{l}`].
+#[inline(never)]
+pub(super) unsafe fn mmulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, table: *const u64, a: *const u64, entries: usize) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{mulsel}            inout(\"rdi\") out => _,
+            inout(\"rsi\") consts => _,
+            inout(\"rdx\") scratch => _,
+            inout(\"rcx\") table => _,
+            inout(\"r8\") a => _,
+            inout(\"r9\") entries => _,
+{sel_clob}            options(nostack),
+        );
+    }}
+}}
+"
+        )
+        .unwrap();
+    }
+    let list = |pre: &str| {
+        MEM_PRODUCT_DIGITS
+            .iter()
+            .map(|l| format!("{pre}_{l}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    write!(
+        code,
+        "
+/// The digit counts that also have the memory-operand products.
+pub(super) const MEM_PRODUCT_DIGITS: [usize; {len}] = {MEM_PRODUCT_DIGITS:?};
+/// The memory-operand products, in [`MEM_PRODUCT_DIGITS`]' order.
+pub(super) const MMUL: [MulFn; {len}] = [{mmul}];
+/// The memory-operand selecting products, in [`MEM_PRODUCT_DIGITS`]' order.
+pub(super) const MMUL_SEL: [MulSelFn; {len}] = [{mmulsel}];
+",
+        len = MEM_PRODUCT_DIGITS.len(),
+        mmul = list("mmul"),
+        mmulsel = list("mmulsel"),
+    )
+    .unwrap();
+}
+
 fn lanes_main() {
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("lanes_asm.rs");
     let mut code = format!(
@@ -2085,6 +2198,7 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
         )
         .unwrap();
         schoolbook_kernels(&mut code, &clob, &sqrsel_clob);
+        mem_product_kernels(&mut code, &clob, &sel_clob);
     }
     fs::write(out, code).unwrap();
 }

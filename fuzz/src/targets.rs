@@ -404,7 +404,8 @@ pub fn mont(data: &[u8]) {
 }
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
-/// one job (with each way of selecting a window's multiplier, either squaring form), and the duo and pair forms
+/// one job (with each way of selecting a window's multiplier, either squaring form, either
+/// product form), and the duo and pair forms
 /// with two (bases `a` and `b`, one modulus and exponent).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
@@ -425,11 +426,19 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
         // The window's multiplier read by the product, and stored by the squarings (windows of
         // 4 and 5 bits; the others fall back to the scan).
         let stitched_window = 4 + u32::from(sel >> 3 & 1);
-        // Either squaring form (the schoolbook one where compiled, the standard elsewhere).
+        // Either squaring form (the schoolbook one where compiled, the standard elsewhere),
+        // and either product form: the memory-operand one in 40 digits (more digits than the
+        // modulus needs, which is always correct), where it is compiled.
         let square = if sel >> 4 & 1 == 1 {
             ifma::LaneSquare::Schoolbook
         } else {
             ifma::LaneSquare::Standard
+        };
+        let (product, lane_m52) = if sel >> 5 & 1 == 1 {
+            let wide = ifma::Modulus52::new(&m, 40).expect("40 digits hold every fuzzed modulus");
+            (ifma::LaneProduct::MemoryOperands, wide)
+        } else {
+            (ifma::LaneProduct::Registers, m52.clone())
         };
         for (w, select) in [
             (window, ifma::LaneSelect::Scan),
@@ -440,13 +449,18 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
                 out: &mut out,
                 base: &al,
                 exp,
-                modulus: &m52,
+                modulus: &lane_m52,
             }];
-            ifma::pow_lanes_in(token, &mut jobs, w, select, square);
+            let forms = ifma::LaneForms {
+                select,
+                square,
+                product,
+            };
+            ifma::pow_lanes_in(token, &mut jobs, w, forms);
             assert_eq!(
                 from_limbs(&out),
                 want_a,
-                "ifma lanes pow, window {w}, {select:?}, {square:?}"
+                "ifma lanes pow, window {w}, {forms:?}"
             );
         }
         let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);

@@ -445,7 +445,7 @@ mod imp {
     /// production window at RSA's exponent sizes, so its row less the product's is the
     /// table scan; the selecting squaring (`2^w` entries over `w` squarings) less the
     /// squaring is what the stitched selection costs per squaring; the schoolbook rows
-    /// (where compiled) are the other squaring form. These are the figures to
+    /// and the memory-operand products (where compiled) are the other forms. These are the figures to
     /// set beside another library's kernels timed the same way
     /// (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
     fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
@@ -485,6 +485,19 @@ mod imp {
                 ifma::LaneKernel::SelectingSquarings { window: sq_window },
                 madds[0],
             ));
+            // The memory-operand products, where compiled.
+            if ifma::MEM_PRODUCT_DIGITS.contains(&d) {
+                kernels.push((
+                    "product (memory operands)",
+                    ifma::LaneKernel::MemoryOperandProduct,
+                    madds[1],
+                ));
+                kernels.push((
+                    "selecting product (mem. op.)",
+                    ifma::LaneKernel::SelectingMemoryOperandProduct { entries },
+                    madds[1],
+                ));
+            }
             // The schoolbook squarings, where compiled.
             if let Some(sb) = ifma::lane_schoolbook_multiply_adds(d) {
                 kernels.push((
@@ -509,7 +522,10 @@ mod imp {
                 let cycles = ns * ghz;
                 let bound = n_madds as f64 / peak;
                 let name = match kernel {
-                    ifma::LaneKernel::SelectingProduct { entries } => format!("{name} ({entries})"),
+                    ifma::LaneKernel::SelectingProduct { entries }
+                    | ifma::LaneKernel::SelectingMemoryOperandProduct { entries } => {
+                        format!("{name} ({entries})")
+                    }
                     ifma::LaneKernel::SelectingSquarings { window }
                     | ifma::LaneKernel::SelectingSchoolbookSquarings { window } => {
                         format!("{name} ({}/{window})", 1usize << window)

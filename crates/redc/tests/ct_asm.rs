@@ -544,6 +544,13 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
         "{} lane kernels found",
         count("lanes_asm::")
     );
+    // The memory-operand products: plain and selecting, per digit count that has them.
+    let mem_products = redc::mont::backend::ifma::MEM_PRODUCT_DIGITS.len();
+    assert!(
+        count("lanes_asm::mmul") >= 2 * mem_products,
+        "{} memory-operand products found",
+        count("lanes_asm::mmul")
+    );
     // The schoolbook squarings: plain and selecting, per digit count that has them.
     assert!(
         count("lanes_asm::ssqr") >= (1 + groups) * schoolbook,

@@ -2,7 +2,7 @@
 //! 2017) of the exponentiations **as they run on this CPU**: every backend's fixed-window
 //! exponentiation and every IFMA form (lanes, also at 14 digits for its Karatsuba squaring,
 //! and with the schoolbook squaring, each with both ways of selecting a window's multiplier;
-//! pair, duo) with the secret
+//! at 40 digits with the memory-operand products; pair, duo) with the secret
 //! exponent as the class (all zeros against random), and the wide
 //! public exponentiation with the base as the class (1 against random: it fault-checks a
 //! signature that is still secret). This executes the compiled Rust drivers around the
@@ -34,7 +34,9 @@ use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use redc::exp::{binary, fixed};
-use redc::mont::backend::ifma::{self, LaneSelect, LaneSquare, Modulus52, PowJob, Token};
+use redc::mont::backend::ifma::{
+    self, LaneForms, LaneProduct, LaneSelect, LaneSquare, Modulus52, PowJob, Token,
+};
 use redc::mont::backend::ifma_duo::{DuoSquaring, DuoWidth};
 use redc::mont::backend::{ifma_duo, ifma_pair, portable_kernel, Backend};
 use redc::mont::Modulus;
@@ -124,33 +126,30 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
             modulus: m52,
         },
     ];
-    match form {
-        "lanes" | "lanes, Karatsuba squaring" => {
-            ifma::pow_lanes_in(token, &mut jobs, 4, LaneSelect::Scan, LaneSquare::Standard)
-        }
+    let lanes = |select, square, product| LaneForms {
+        select,
+        square,
+        product,
+    };
+    use LaneProduct::*;
+    use LaneSelect::*;
+    use LaneSquare::*;
+    let lane_forms = match form {
+        "lanes" | "lanes, Karatsuba squaring" => Some(lanes(Scan, Standard, Registers)),
         "lanes, stitched selection" | "lanes, Karatsuba squaring, stitched selection" => {
-            ifma::pow_lanes_in(
-                token,
-                &mut jobs,
-                4,
-                LaneSelect::Stitched,
-                LaneSquare::Standard,
-            )
+            Some(lanes(Stitched, Standard, Registers))
         }
-        "lanes, schoolbook squaring" => ifma::pow_lanes_in(
-            token,
-            &mut jobs,
-            4,
-            LaneSelect::Scan,
-            LaneSquare::Schoolbook,
-        ),
-        "lanes, schoolbook squaring, stitched selection" => ifma::pow_lanes_in(
-            token,
-            &mut jobs,
-            4,
-            LaneSelect::Stitched,
-            LaneSquare::Schoolbook,
-        ),
+        "lanes, schoolbook squaring" => Some(lanes(Scan, Schoolbook, Registers)),
+        "lanes, schoolbook squaring, stitched selection" => {
+            Some(lanes(Stitched, Schoolbook, Registers))
+        }
+        "lanes, memory-operand products" => Some(lanes(Scan, Standard, MemoryOperands)),
+        _ => None,
+    };
+    match form {
+        _ if lane_forms.is_some() => {
+            ifma::pow_lanes_in(token, &mut jobs, 4, lane_forms.expect("matched"))
+        }
         "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
         "duo" => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W512, DuoSquaring::Kernel),
         "duo256" => {
@@ -225,6 +224,8 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         // The same modulus in 14 digits (more than it needs, which is always correct): the
         // lane squaring's Karatsuba form, whose difference of halves takes a per-lane sign.
         let lanes14 = Modulus52::new(&st.m, 14).unwrap();
+        // And in 40 digits, for the products with memory operands.
+        let lanes40 = Modulus52::new(&st.m, 40).unwrap();
         // Each duo width at its smallest count for these moduli (12 and 10 digits).
         let duo_at = |width: DuoWidth| {
             let need = ifma::digits_for_bits(BITS as usize);
@@ -239,6 +240,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ("lanes, Karatsuba squaring, stitched selection", &lanes14),
             ("lanes, schoolbook squaring", &lanes14),
             ("lanes, schoolbook squaring, stitched selection", &lanes14),
+            ("lanes, memory-operand products", &lanes40),
             ("pair", &lanes),
             ("duo", &duo),
             ("duo256", &duo256),

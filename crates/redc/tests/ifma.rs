@@ -843,3 +843,35 @@ fn lane_squaring_form_follows_the_cpu_kinds_rule() {
     assert_eq!(lane_square_for(27, &spr), LaneSquare::Standard);
     assert_eq!(lane_square_for(40, &spr), LaneSquare::Standard);
 }
+
+#[test]
+fn lane_product_form_follows_the_cpu_kinds_rule() {
+    use redc::mont::backend::cpu::{CpuKind, Forms};
+    use redc::mont::backend::ifma::{
+        lane_forms_for, lane_product_for, LaneProduct, MEM_PRODUCT_DIGITS,
+    };
+    assert!(MEM_PRODUCT_DIGITS
+        .iter()
+        .all(|d| ifma::COMPILED_DIGITS.contains(d)));
+    for kind in CpuKind::ALL {
+        let forms = Forms::of(kind);
+        let on = kind == CpuKind::IntelSapphireRapids;
+        assert_eq!(forms.lane_mem_products, on, "{kind:?}");
+        for digits in ifma::COMPILED_DIGITS {
+            let product = if on && MEM_PRODUCT_DIGITS.contains(&digits) {
+                LaneProduct::MemoryOperands
+            } else {
+                LaneProduct::Registers
+            };
+            assert_eq!(
+                lane_product_for(digits, &forms),
+                product,
+                "{kind:?}, {digits}"
+            );
+            assert_eq!(lane_forms_for(digits, &forms).product, product);
+        }
+    }
+    let spr = Forms::of(CpuKind::IntelSapphireRapids);
+    assert_eq!(lane_product_for(40, &spr), LaneProduct::MemoryOperands);
+    assert_eq!(lane_product_for(20, &spr), LaneProduct::Registers);
+}

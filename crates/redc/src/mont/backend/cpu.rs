@@ -132,6 +132,26 @@
 //! slower, so it is compiled at 14, 15 and 20 only (docs/performance.md, session twelve).
 //! Zen 5 and the Ice Lake class keep the standard form, unmeasured.
 //!
+//! The lane products read their rows' digits one of two ways ([`Forms::lane_mem_products`],
+//! [`super::ifma::LaneProduct`]):
+//!
+//! | kind | lane product's digits |
+//! |---|---|
+//! | Intel Sapphire Rapids class | memory operands of the multiply-adds at 40 digits, loaded into registers elsewhere — measured |
+//! | every other kind | loaded into registers — the form they had, not measured against the other |
+//!
+//! On the Sapphire Rapids class Xeon (model 167 with AMX) the lane product ran at 97–100 %
+//! of the multiply-add bound at 32 and 36 digits and at 62–65 % at 38 and 40 (`ifma_bound`
+//! with a throw-away 38-digit build): 1,465 ns at 38 digits against the 954 its
+//! multiply-adds scale to from 36. Taking the spilled frame's loads or stores out of the
+//! 40-digit rows (wrong results, timing only) gave back 4–12 %; reading the multiplicand's
+//! and modulus's digits as the multiply-adds' memory operands instead of loading each into a
+//! register gave back 22 % (1,274 against 1,636 ns; the selecting product 1,979 against
+//! 2,203), with twice the loads: what the rows ran out of was the vector registers the
+//! loads hold until they retire, not load or store slots. Batches of eight 4096-bit
+//! signatures took 5 % less time (docs/performance.md, session twelve). Compiled at 40
+//! digits only.
+//!
 //! The duo form's register width ([`Forms::duo_256_up_to`],
 //! [`super::ifma_duo::duo_width_for`]):
 //!
@@ -252,6 +272,10 @@ pub struct Forms {
     /// compiled, and in the standard form (Karatsuba or doubled digits) elsewhere (0: never;
     /// [`super::ifma::lane_square_for`]).
     pub lane_schoolbook_up_to: usize,
+    /// The lane form's products read their rows' digits as memory operands
+    /// ([`super::ifma::LaneProduct::MemoryOperands`]) at the digit counts that have that
+    /// form, and load them into registers elsewhere ([`super::ifma::lane_product_for`]).
+    pub lane_mem_products: bool,
 }
 
 /// The rule by which the lane form picks its window ([`super::ifma::lane_window_for`]).
@@ -324,6 +348,9 @@ impl Forms {
             IntelSapphireRapids => 20,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
         };
+        // Measured on the Sapphire Rapids class (the 40-digit product 23 % faster, batches of
+        // eight 4096-bit signatures 5 %); the others keep the loads into registers, unmeasured.
+        let lane_mem_products = matches!(kind, IntelSapphireRapids);
         Forms {
             mulx16,
             l1d_bytes: l1d_kib * 1024,
@@ -333,6 +360,7 @@ impl Forms {
             duo_sqr_by_product_up_to,
             lane_stitched_up_to,
             lane_schoolbook_up_to,
+            lane_mem_products,
         }
     }
 

@@ -20,22 +20,17 @@ use crate::mont::Modulus;
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
 /// `window` is in `1..=8`.
 pub fn pow_lanes(token: Token, jobs: &mut [PowJob<'_>], window: u32) {
-    let forms = Forms::current();
     let digits = jobs.first().map_or(0, |j| j.modulus.digits());
-    let select = lane_select_for(digits, &forms);
-    let square = lane_square_for(digits, &forms);
-    pow_lanes_in(token, jobs, window, select, square);
+    pow_lanes_in(
+        token,
+        jobs,
+        window,
+        lane_forms_for(digits, &Forms::current()),
+    );
 }
 
-/// [`pow_lanes`] with the multiplier's selection `select` and the squarings' form `square`
-/// (every combination gives the same results).
-pub fn pow_lanes_in(
-    _: Token,
-    jobs: &mut [PowJob<'_>],
-    window: u32,
-    select: LaneSelect,
-    square: LaneSquare,
-) {
+/// [`pow_lanes`] with the kernels' forms `forms` (every combination gives the same results).
+pub fn pow_lanes_in(_: Token, jobs: &mut [PowJob<'_>], window: u32, forms: LaneForms) {
     let staged = Staged::new(jobs);
     assert!(
         COMPILED_DIGITS.contains(&staged.l),
@@ -44,7 +39,7 @@ pub fn pow_lanes_in(
     let exp_digits = exp_digit_rows(jobs, LANES, window);
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { pow_core(&mut result, &staged, &exp_digits, window, select, square) };
+    unsafe { pow_core(&mut result, &staged, &exp_digits, window, forms) };
     staged.finish(jobs, &result);
 }
 
@@ -60,6 +55,74 @@ pub enum LaneSelect {
     /// vector-arithmetic slot; then the plain product. For windows of 4 and 5 bits (the
     /// compiled groups); other windows scan.
     Stitched,
+}
+
+/// The forms a lane exponentiation runs its kernels in ([`pow_lanes_in`]); every combination
+/// gives the same results, in constant time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaneForms {
+    /// How the window products get their multiplier.
+    pub select: LaneSelect,
+    /// How the squarings form the square.
+    pub square: LaneSquare,
+    /// Where the products' rows take their digits from.
+    pub product: LaneProduct,
+}
+
+impl LaneForms {
+    /// The forms every kind ran before the choices existed: the product's own scan, the
+    /// standard squaring, digits in registers.
+    pub const STANDARD: LaneForms = LaneForms {
+        select: LaneSelect::Scan,
+        square: LaneSquare::Standard,
+        product: LaneProduct::Registers,
+    };
+}
+
+/// The forms the lane form runs at `digits` on a CPU whose forms are `forms`
+/// ([`lane_select_for`], [`lane_square_for`], [`lane_product_for`]).
+pub fn lane_forms_for(digits: usize, forms: &Forms) -> LaneForms {
+    LaneForms {
+        select: lane_select_for(digits, forms),
+        square: lane_square_for(digits, forms),
+        product: lane_product_for(digits, forms),
+    }
+}
+
+/// Where the lane products' rows take the multiplicand's and the modulus's digits from. Both
+/// give the same results, in constant time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneProduct {
+    /// Each digit loaded into a register once for the two multiply-adds that use it.
+    Registers,
+    /// Each multiply-add reads its digit from memory: twice the loads, none of them holding
+    /// a vector register. Compiled at [`MEM_PRODUCT_DIGITS`]; the other counts run
+    /// [`LaneProduct::Registers`].
+    MemoryOperands,
+}
+
+/// The digit counts with memory-operand products ([`LaneProduct::MemoryOperands`]).
+pub const MEM_PRODUCT_DIGITS: [usize; lanes_asm::MEM_PRODUCT_DIGITS.len()] =
+    lanes_asm::MEM_PRODUCT_DIGITS;
+
+/// The products' form the lane form runs at `digits` on a CPU whose forms are `forms`:
+/// [`LaneProduct::MemoryOperands`] where [`Forms::lane_mem_products`] is set and the form is
+/// compiled, else [`LaneProduct::Registers`].
+pub fn lane_product_for(digits: usize, forms: &Forms) -> LaneProduct {
+    if forms.lane_mem_products && MEM_PRODUCT_DIGITS.contains(&digits) {
+        LaneProduct::MemoryOperands
+    } else {
+        LaneProduct::Registers
+    }
+}
+
+/// The index of `l` in [`MEM_PRODUCT_DIGITS`] if `product` asks for memory operands and `l`
+/// has them.
+fn mem_product_index(l: usize, product: LaneProduct) -> Option<usize> {
+    match product {
+        LaneProduct::MemoryOperands => MEM_PRODUCT_DIGITS.iter().position(|&d| d == l),
+        LaneProduct::Registers => None,
+    }
 }
 
 /// How the lane kernels' squarings form the square before reducing it. Both give the same
@@ -123,10 +186,10 @@ pub fn pow_lanes_public_vartime(_: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
         COMPILED_DIGITS.contains(&staged.l),
         "a compiled digit count"
     );
-    let square = lane_square_for(staged.l, &Forms::current());
+    let forms = lane_forms_for(staged.l, &Forms::current());
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { pow_public_core(&mut result, &staged, exp, square) };
+    unsafe { pow_public_core(&mut result, &staged, exp, forms) };
     staged.finish(jobs, &result);
 }
 
@@ -333,6 +396,7 @@ unsafe fn lane_sqr(
 /// As for [`lane_sqr`].
 unsafe fn lane_mul(
     l: usize,
+    product: LaneProduct,
     out: &mut LaneNum,
     c: &LaneConsts,
     s: &mut LaneScratch,
@@ -346,8 +410,12 @@ unsafe fn lane_mul(
         a.as_ptr(),
         b.as_ptr(),
     );
+    let kernel = match mem_product_index(l, product) {
+        Some(i) => lanes_asm::MMUL[i],
+        None => lanes_asm::MUL[digit_index(l)],
+    };
     // SAFETY: as in `lane_sqr`.
-    unsafe { (lanes_asm::MUL[digit_index(l)])(o, c, s, b, a) }
+    unsafe { kernel(o, c, s, b, a) }
 }
 
 /// `out = a·table[idx]·R⁻¹` per lane (lane form, `l` digits; `idx` one entry index per lane, as
@@ -357,8 +425,10 @@ unsafe fn lane_mul(
 /// # Safety
 /// As for [`lane_sqr`]; `1 ≤ table.len() ≤ SELECT_ENTRIES`.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn lane_mul_select(
     l: usize,
+    product: LaneProduct,
     out: &mut LaneNum,
     c: &LaneConsts,
     s: &mut LaneScratch,
@@ -387,9 +457,13 @@ unsafe fn lane_mul_select(
         table.as_ptr() as *const u64,
         a.as_ptr(),
     );
+    let kernel = match mem_product_index(l, product) {
+        Some(i) => lanes_asm::MMUL_SEL[i],
+        None => lanes_asm::MUL_SEL[digit_index(l)],
+    };
     // SAFETY: the caller's features and count; the table's entries are LaneNums, ENTRY_BYTES
     // apart (checked at compile time below), and the masks are set.
-    unsafe { (lanes_asm::MUL_SEL[digit_index(l)])(o, c, s, t, a, table.len()) }
+    unsafe { kernel(o, c, s, t, a, table.len()) }
 }
 
 const _: () = assert!(core::mem::size_of::<LaneNum>() == lanes_asm::ENTRY_BYTES);
@@ -528,9 +602,13 @@ unsafe fn pow_core(
     staged: &Staged,
     exp_digits: &[u64],
     window: u32,
-    select: LaneSelect,
-    square: LaneSquare,
+    forms: LaneForms,
 ) {
+    let LaneForms {
+        select,
+        square,
+        product,
+    } = forms;
     let l = staged.l;
     let LaneSetup {
         c,
@@ -551,11 +629,11 @@ unsafe fn pow_core(
     // Entry 0 = R mod n, entry 1 = base·R mod n, entry e = entry(e−1)·entry 1.
     // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
-        lane_mul(l, &mut table[0], &c, &mut s, &rr, &one);
-        lane_mul(l, &mut table[1], &c, &mut s, &base, &rr);
+        lane_mul(l, product, &mut table[0], &c, &mut s, &rr, &one);
+        lane_mul(l, product, &mut table[1], &c, &mut s, &base, &rr);
         for e in 2..entries {
             let (done, rest) = table.split_at_mut(e);
-            lane_mul(l, &mut rest[0], &c, &mut s, &done[e - 1], &done[1]);
+            lane_mul(l, product, &mut rest[0], &c, &mut s, &done[e - 1], &done[1]);
         }
     }
     // The accumulator in two buffers used in turn (a product reads one, writes the other).
@@ -582,14 +660,14 @@ unsafe fn pow_core(
                         row,
                         gi,
                     );
-                    lane_mul(l, tmp, &c, &mut s, acc, &sel);
+                    lane_mul(l, product, tmp, &c, &mut s, acc, &sel);
                 } else if entries <= lanes_asm::SELECT_ENTRIES {
                     lane_sqr(l, square, acc, &c, &mut s, window as usize);
-                    lane_mul_select(l, tmp, &c, &mut s, acc, &table, row);
+                    lane_mul_select(l, product, tmp, &c, &mut s, acc, &table, row);
                 } else {
                     lane_sqr(l, square, acc, &c, &mut s, window as usize);
                     lane_select(l, &mut sel, &table, row);
-                    lane_mul(l, tmp, &c, &mut s, acc, &sel);
+                    lane_mul(l, product, tmp, &c, &mut s, acc, &sel);
                 }
             }
             core::mem::swap(&mut acc, &mut tmp);
@@ -599,7 +677,7 @@ unsafe fn pow_core(
     }
     // Leave the domain: a product by 1 gives a value ≤ n.
     // SAFETY: as above.
-    unsafe { lane_mul(l, tmp, &c, &mut s, acc, &one) };
+    unsafe { lane_mul(l, product, tmp, &c, &mut s, acc, &one) };
     out.copy_from_slice(&tmp[..LANES * l]);
 }
 
@@ -633,18 +711,40 @@ pub enum LaneKernel {
         /// The window in bits.
         window: u32,
     },
+    /// [`LaneKernel::Product`] with memory operands ([`LaneProduct::MemoryOperands`]; the
+    /// registers' form at counts without it).
+    MemoryOperandProduct,
+    /// [`LaneKernel::SelectingProduct`] with memory operands.
+    SelectingMemoryOperandProduct {
+        /// Table entries: `2^window`.
+        entries: usize,
+    },
 }
 
 impl LaneKernel {
-    /// The kernel in the standard form and the squarings' form it runs in.
-    fn split(self) -> (LaneKernel, LaneSquare) {
+    /// The kernel in the standard form and the forms it runs in.
+    fn split(self) -> (LaneKernel, LaneForms) {
+        let with = |square, product| LaneForms {
+            square,
+            product,
+            ..LaneForms::STANDARD
+        };
+        use LaneProduct::*;
+        use LaneSquare::*;
         match self {
-            LaneKernel::SchoolbookSquaring => (LaneKernel::Squaring, LaneSquare::Schoolbook),
+            LaneKernel::SchoolbookSquaring => (LaneKernel::Squaring, with(Schoolbook, Registers)),
             LaneKernel::SelectingSchoolbookSquarings { window } => (
                 LaneKernel::SelectingSquarings { window },
-                LaneSquare::Schoolbook,
+                with(Schoolbook, Registers),
             ),
-            k => (k, LaneSquare::Standard),
+            LaneKernel::MemoryOperandProduct => {
+                (LaneKernel::Product, with(Standard, MemoryOperands))
+            }
+            LaneKernel::SelectingMemoryOperandProduct { entries } => (
+                LaneKernel::SelectingProduct { entries },
+                with(Standard, MemoryOperands),
+            ),
+            k => (k, LaneForms::STANDARD),
         }
     }
 }
@@ -659,7 +759,7 @@ impl LaneKernel {
 /// `entries` outside `1..=64`, or on a `window` without a compiled group or whose multiple
 /// `calls` is not.
 pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, calls: usize) {
-    let (kernel, square) = kernel.split();
+    let (kernel, forms) = kernel.split();
     let staged = Staged::new(jobs);
     assert!(
         COMPILED_DIGITS.contains(&staged.l),
@@ -684,23 +784,24 @@ pub fn run_lane_kernel(_: Token, jobs: &mut [PowJob<'_>], kernel: LaneKernel, ca
     }
     let mut result = Zeroizing::new(vec![0u64; LANES * staged.l]);
     // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; l is a compiled count.
-    unsafe { run_lane_kernel_core(&mut result, &staged, kernel, square, calls) };
+    unsafe { run_lane_kernel_core(&mut result, &staged, kernel, forms, calls) };
     staged.finish(jobs, &result);
 }
 
 /// [`run_lane_kernel`] past its checks.
 ///
 /// # Safety
-/// As for [`pow_core`]; `entries` checked; `kernel` in the standard form (`square` says
-/// which squarings run).
+/// As for [`pow_core`]; `entries` checked; `kernel` in the standard form (`forms` says which
+/// squarings and products run).
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 unsafe fn run_lane_kernel_core(
     out: &mut [u64],
     staged: &Staged,
     kernel: LaneKernel,
-    square: LaneSquare,
+    forms: LaneForms,
     calls: usize,
 ) {
+    let (square, product) = (forms.square, forms.product);
     let l = staged.l;
     let LaneSetup {
         c,
@@ -713,7 +814,8 @@ unsafe fn run_lane_kernel_core(
     let (first, second) = bufs.split_at_mut(1);
     let (mut x, mut y) = (&mut first[0], &mut second[0]);
     let entries = match kernel {
-        LaneKernel::SelectingProduct { entries } => entries,
+        LaneKernel::SelectingProduct { entries }
+        | LaneKernel::SelectingMemoryOperandProduct { entries } => entries,
         LaneKernel::SelectingSquarings { window }
         | LaneKernel::SelectingSchoolbookSquarings { window } => stitch_entries(
             stitch_group(window).expect("checked by run_lane_kernel"),
@@ -731,17 +833,17 @@ unsafe fn run_lane_kernel_core(
             lane_sqr(l, square, x, &c, &mut s, calls)
         },
         LaneKernel::Squaring | LaneKernel::SchoolbookSquaring => {}
-        LaneKernel::Product => {
+        LaneKernel::Product | LaneKernel::MemoryOperandProduct => {
             for _ in 0..calls {
                 // SAFETY: the caller's features and digit count.
-                unsafe { lane_mul(l, y, &c, &mut s, x, &rr) };
+                unsafe { lane_mul(l, product, y, &c, &mut s, x, &rr) };
                 core::mem::swap(&mut x, &mut y);
             }
         }
-        LaneKernel::SelectingProduct { .. } => {
+        LaneKernel::SelectingProduct { .. } | LaneKernel::SelectingMemoryOperandProduct { .. } => {
             for _ in 0..calls {
                 // SAFETY: as above; the table has 1 to SELECT_ENTRIES entries.
-                unsafe { lane_mul_select(l, y, &c, &mut s, x, &table, &idx) };
+                unsafe { lane_mul_select(l, product, y, &c, &mut s, x, &table, &idx) };
                 core::mem::swap(&mut x, &mut y);
             }
         }
@@ -770,7 +872,7 @@ unsafe fn run_lane_kernel_core(
     }
     // A product by 1 gives a value ≤ n.
     // SAFETY: as above.
-    unsafe { lane_mul(l, y, &c, &mut s, x, &one) };
+    unsafe { lane_mul(l, product, y, &c, &mut s, x, &one) };
     out.copy_from_slice(&y[..LANES * l]);
 }
 
@@ -780,7 +882,8 @@ unsafe fn run_lane_kernel_core(
 /// # Safety
 /// As for [`pow_core`].
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], square: LaneSquare) {
+unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], forms: LaneForms) {
+    let (square, product) = (forms.square, forms.product);
     let l = staged.l;
     let LaneSetup {
         c,
@@ -796,9 +899,9 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], square: 
     let bits = crate::exp::exp_bit_len_vartime(exp);
     // SAFETY: (every kernel call) the caller's features and digit count.
     unsafe {
-        lane_mul(l, &mut x, &c, &mut s, &base, &rr);
+        lane_mul(l, product, &mut x, &c, &mut s, &base, &rr);
         if bits == 0 {
-            lane_mul(l, &mut acc, &c, &mut s, &rr, &one);
+            lane_mul(l, product, &mut acc, &c, &mut s, &rr, &one);
         } else {
             *acc = *x;
             let mut run = 0;
@@ -807,7 +910,7 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], square: 
                 if crate::exp::exp_bits(exp, i, 1) == 1 {
                     lane_sqr(l, square, &mut acc, &c, &mut s, run);
                     run = 0;
-                    lane_mul(l, &mut tmp, &c, &mut s, &acc, &x);
+                    lane_mul(l, product, &mut tmp, &c, &mut s, &acc, &x);
                     *acc = *tmp;
                 }
             }
@@ -815,7 +918,7 @@ unsafe fn pow_public_core(out: &mut [u64], staged: &Staged, exp: &[u8], square: 
                 lane_sqr(l, square, &mut acc, &c, &mut s, run);
             }
         }
-        lane_mul(l, &mut tmp, &c, &mut s, &acc, &one);
+        lane_mul(l, product, &mut tmp, &c, &mut s, &acc, &one);
     }
     out.copy_from_slice(&tmp[..LANES * l]);
 }
@@ -898,17 +1001,23 @@ mod tests {
     ) {
         let s = moduli[0].limbs();
         let k = portable_kernel();
-        let forms = [
-            (LaneSelect::Scan, LaneSquare::Standard),
-            (LaneSelect::Stitched, LaneSquare::Standard),
-            (LaneSelect::Scan, LaneSquare::Schoolbook),
-            (LaneSelect::Stitched, LaneSquare::Schoolbook),
-        ];
-        for (select, square) in forms {
+        let mut every = Vec::new();
+        for select in [LaneSelect::Scan, LaneSelect::Stitched] {
+            for square in [LaneSquare::Standard, LaneSquare::Schoolbook] {
+                for product in [LaneProduct::Registers, LaneProduct::MemoryOperands] {
+                    every.push(LaneForms {
+                        select,
+                        square,
+                        product,
+                    });
+                }
+            }
+        }
+        for forms in every {
             let mut outs = vec![vec![0u64; s]; bases.len()];
             {
                 let mut jobs = lane_jobs(&mut outs, bases, exps, m52);
-                pow_lanes_in(token, &mut jobs, window, select, square);
+                pow_lanes_in(token, &mut jobs, window, forms);
             }
             for (i, out) in outs.iter().enumerate() {
                 let mut want = vec![0u64; s];
@@ -916,15 +1025,15 @@ mod tests {
                 let (bits, elen) = (moduli[i].n().len() * 64, exps[i].len());
                 assert_eq!(
                     *out, want,
-                    "about {bits} bits, window {window}, {select:?}, {square:?}, lane {i}, exponent of {elen} bytes"
+                    "about {bits} bits, window {window}, {forms:?}, lane {i}, exponent of {elen} bytes"
                 );
             }
         }
     }
 
     /// The kernels run one at a time give what their definitions say (num-bigint), at digit
-    /// counts with and without the Karatsuba squaring and with the schoolbook squaring, for 0
-    /// to 3 calls.
+    /// counts with and without the Karatsuba squaring, with the schoolbook squaring and with
+    /// the memory-operand products, for 0 to 3 calls.
     #[test]
     fn lane_kernels_one_at_a_time_compute_what_they_say() {
         use num_bigint::BigUint;
@@ -939,7 +1048,7 @@ mod tests {
             )
         };
         let mut st = 0xbe4c_u64;
-        for bits in [520usize, 768, 1024] {
+        for bits in [520usize, 768, 1024, 2048] {
             let l = digits_for(bits).unwrap();
             let (moduli, m52) = lane_moduli(bits, &mut st);
             let s = moduli[0].limbs();
@@ -955,6 +1064,9 @@ mod tests {
                 LaneKernel::SchoolbookSquaring,
                 LaneKernel::SelectingSchoolbookSquarings { window: 4 },
                 LaneKernel::SelectingSchoolbookSquarings { window: 5 },
+                LaneKernel::MemoryOperandProduct,
+                LaneKernel::SelectingMemoryOperandProduct { entries: 32 },
+                LaneKernel::SelectingMemoryOperandProduct { entries: 3 },
             ];
             for kernel in kernels {
                 let calls_list: Vec<u32> = match kernel {
@@ -981,11 +1093,16 @@ mod tests {
                             | LaneKernel::SelectingSchoolbookSquarings { .. } => {
                                 (&b * &r_inv % &n).modpow(&(BigUint::from(1u8) << calls), &n)
                             }
-                            LaneKernel::Product if calls == 0 => &b * &r_inv % &n,
-                            LaneKernel::Product => {
+                            LaneKernel::Product | LaneKernel::MemoryOperandProduct
+                                if calls == 0 =>
+                            {
+                                &b * &r_inv % &n
+                            }
+                            LaneKernel::Product | LaneKernel::MemoryOperandProduct => {
                                 &b * r.modpow(&BigUint::from(calls - 1), &n) % &n
                             }
-                            LaneKernel::SelectingProduct { .. } => {
+                            LaneKernel::SelectingProduct { .. }
+                            | LaneKernel::SelectingMemoryOperandProduct { .. } => {
                                 (&b * &r_inv % &n).modpow(&BigUint::from(calls + 1), &n)
                             }
                         };
