@@ -1919,52 +1919,28 @@ fn lane_mem_product_kernel(l: usize, select: bool) -> String {
 /// tables: the same contracts as `mul_L` and `mulsel_L`.
 fn mem_product_kernels(code: &mut String, clob: &str, sel_clob: &str) {
     for l in MEM_PRODUCT_DIGITS {
-        let mul = lane_mem_product_kernel(l, false);
-        let mulsel = lane_mem_product_kernel(l, true);
-        write!(
-            code,
-            "
-/// [`mul_{l}`] with the rows' digits read as memory operands (the same results).
+        *code += &mul_wrapper(
+            &format!("mmul_{l}"),
+            &format!(
+                "/// [`mul_{l}`] with the rows' digits read as memory operands (the same results).
 ///
 /// # Safety
-/// As for [`mul_{l}`].
-#[inline(never)]
-pub(super) unsafe fn mmul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{mul}            inout(\"rdi\") out => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") b => _,
-            inout(\"r8\") a => _,
-{clob}            options(nostack),
+/// As for [`mul_{l}`]."
+            ),
+            &lane_mem_product_kernel(l, false),
+            clob,
         );
-    }}
-}}
-
-/// [`mulsel_{l}`] with the rows' digits read as memory operands (the same results).
+        *code += &mulsel_wrapper(
+            &format!("mmulsel_{l}"),
+            &format!(
+                "/// [`mulsel_{l}`] with the rows' digits read as memory operands (the same results).
 ///
 /// # Safety
-/// As for [`mulsel_{l}`].
-#[inline(never)]
-pub(super) unsafe fn mmulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, table: *const u64, a: *const u64, entries: usize) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{mulsel}            inout(\"rdi\") out => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") table => _,
-            inout(\"r8\") a => _,
-            inout(\"r9\") entries => _,
-{sel_clob}            options(nostack),
+/// As for [`mulsel_{l}`]."
+            ),
+            &lane_mem_product_kernel(l, true),
+            sel_clob,
         );
-    }}
-}}
-"
-        )
-        .unwrap();
     }
     let list = |pre: &str| {
         MEM_PRODUCT_DIGITS
@@ -2032,86 +2008,53 @@ pub(super) const MULTIPLY_ADDS: [[usize; 2]; 9] = [
             c.replace(&format!("            out(\"{r}\") _,\n"), "")
         });
         for l in LANE_DIGITS {
-            let sqr = lane_kernel(l, Kind::Sqr);
-            let mul = lane_kernel(l, Kind::Mul);
-            let mulsel = lane_select_kernel(l);
-            write!(
-                code,
-                "
-/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers.
+            let x = 64 * l;
+            code += &sqr_wrapper(
+                &format!("sqr_{l}"),
+                &format!(
+                    "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers.
 ///
 /// # Safety
 /// AVX512F, AVX512VL and AVX512IFMA; `x` readable and writable for {x} bytes, `consts` and
-/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say.
-#[inline(never)]
-pub(super) unsafe fn sqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{sqr}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") count => _,
-            out(\"r8\") _,
-{clob}            options(nostack),
-        );
-    }}
-}}
-
-/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits.
+/// `scratch` as [`CONSTS_BYTES`] and [`SCRATCH_BYTES`] say."
+                ),
+                &lane_kernel(l, Kind::Sqr),
+                &clob,
+            );
+            code += &mul_wrapper(
+                &format!("mul_{l}"),
+                &format!(
+                    "/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits.
 ///
 /// # Safety
-/// As for [`sqr_{l}`]; `a` and `b` readable for {x} bytes, `out` writable for {x} bytes.
-#[inline(never)]
-pub(super) unsafe fn mul_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{mul}            inout(\"rdi\") out => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") b => _,
-            inout(\"r8\") a => _,
-{clob}            options(nostack),
-        );
-    }}
-}}
-
-/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits, where lane `u` of `b` is lane `u` of
+/// As for [`sqr_{l}`]; `a` and `b` readable for {x} bytes, `out` writable for {x} bytes."
+                ),
+                &lane_kernel(l, Kind::Mul),
+                &clob,
+            );
+            code += &mulsel_wrapper(
+                &format!("mulsel_{l}"),
+                &format!(
+                    "/// `out = a·b·R⁻¹` for lane-form numbers of {l} digits, where lane `u` of `b` is lane `u` of
 /// the table entry whose scratch mask (at [`MASK_OFFSET`]) is all ones there: every digit of
 /// each of the `entries` entries at `table` ([`ENTRY_BYTES`] apart) is read.
 ///
 /// # Safety
 /// As for [`sqr_{l}`]; `a` readable for {x} bytes, `out` writable for {x} bytes, `table`
 /// readable for the first {x} bytes of each of `entries` entries, `1 ≤ entries ≤`
-/// [`SELECT_ENTRIES`], and the scratch's first `entries` masks set.
-#[inline(never)]
-pub(super) unsafe fn mulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut u64, table: *const u64, a: *const u64, entries: usize) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{mulsel}            inout(\"rdi\") out => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") table => _,
-            inout(\"r8\") a => _,
-            inout(\"r9\") entries => _,
-{sel_clob}            options(nostack),
-        );
-    }}
-}}
-",
-                x = 64 * l,
-            )
-            .unwrap();
+/// [`SELECT_ENTRIES`], and the scratch's first `entries` masks set."
+                ),
+                &lane_select_kernel(l),
+                &sel_clob,
+            );
         }
         for group in STITCH_GROUPS {
             for l in LANE_DIGITS {
-                let sqrsel = lane_sqrsel_kernel(l, group, Square::Standard);
-                write!(
-                    code,
-                    "
-/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+                let x = 64 * l;
+                code += &sqrsel_wrapper(
+                    &format!("sqrsel{group}_{l}"),
+                    &format!(
+                        "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
 /// that also select `sel`: lane `u` of `sel` becomes lane `u` of the table entry whose mask
 /// byte (in the scratch at [`SEL_MASK_OFFSET`]) has bit `u` set. Squaring `s` (from 0) stores
 /// the {group} entries from `{group}·s`, digit `i` of each in its row `i`, under the entries'
@@ -2120,27 +2063,11 @@ pub(super) unsafe fn mulsel_{l}(out: *mut u64, consts: *const u64, scratch: *mut
 /// # Safety
 /// As for [`sqr_{l}`]; `table` readable for the first {x} bytes of each of `{group}·count`
 /// entries ([`ENTRY_BYTES`] apart), the scratch's first `{group}·count` mask bytes set,
-/// exactly one of which has each lane's bit set, `sel` writable for {x} bytes.
-#[inline(never)]
-pub(super) unsafe fn sqrsel{group}_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize, table: *const u64, sel: *mut u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{sqrsel}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") count => _,
-            inout(\"r9\") table => _,
-            inout(\"r10\") sel => _,
-            out(\"r8\") _,
-{sqrsel_clob}            options(nostack),
-        );
-    }}
-}}
-",
-                    x = 64 * l,
-                )
-                .unwrap();
+/// exactly one of which has each lane's bit set, `sel` writable for {x} bytes."
+                    ),
+                    &lane_sqrsel_kernel(l, group, Square::Standard),
+                    &sqrsel_clob,
+                );
             }
         }
         write!(
@@ -2208,67 +2135,37 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
 fn schoolbook_kernels(code: &mut String, clob: &str, sqrsel_clob: &str) {
     let mut counts = Vec::new();
     for l in SCHOOLBOOK_DIGITS {
-        let sqr = lane_sqr_gen(l, Square::Schoolbook);
         let text = {
-            let mut g = sqr;
+            let mut g = lane_sqr_gen(l, Square::Schoolbook);
             g.sqr();
             g.s
         };
         counts.push(count_multiply_adds(&text, Kind::Sqr).0.to_string());
-        write!(
-            code,
-            "
-/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+        *code += &sqr_wrapper(
+            &format!("ssqr_{l}"),
+            &format!(
+                "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
 /// each forming the whole square by schoolbook rows before reducing it (the results of
 /// [`sqr_{l}`]).
 ///
 /// # Safety
-/// As for [`sqr_{l}`].
-#[inline(never)]
-pub(super) unsafe fn ssqr_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{text}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") count => _,
-            out(\"r8\") _,
-{clob}            options(nostack),
+/// As for [`sqr_{l}`]."
+            ),
+            &text,
+            clob,
         );
-    }}
-}}
-"
-        )
-        .unwrap();
         for group in STITCH_GROUPS {
-            let sqrsel = lane_sqrsel_kernel(l, group, Square::Schoolbook);
-            write!(
-                code,
-                "
-/// [`sqrsel{group}_{l}`] with the squarings of [`ssqr_{l}`] (the same results).
+            *code += &sqrsel_wrapper(
+                &format!("ssqrsel{group}_{l}"),
+                &format!(
+                    "/// [`sqrsel{group}_{l}`] with the squarings of [`ssqr_{l}`] (the same results).
 ///
 /// # Safety
-/// As for [`sqrsel{group}_{l}`].
-#[inline(never)]
-pub(super) unsafe fn ssqrsel{group}_{l}(x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize, table: *const u64, sel: *mut u64) {{
-    // SAFETY: the caller's contract; the block uses only its operands' memory.
-    unsafe {{
-        core::arch::asm!(
-{sqrsel}            inout(\"rdi\") x => _,
-            inout(\"rsi\") consts => _,
-            inout(\"rdx\") scratch => _,
-            inout(\"rcx\") count => _,
-            inout(\"r9\") table => _,
-            inout(\"r10\") sel => _,
-            out(\"r8\") _,
-{sqrsel_clob}            options(nostack),
-        );
-    }}
-}}
-"
-            )
-            .unwrap();
+/// As for [`sqrsel{group}_{l}`]."
+                ),
+                &lane_sqrsel_kernel(l, group, Square::Schoolbook),
+                sqrsel_clob,
+            );
         }
     }
     let list = |f: &dyn Fn(usize) -> String| {
@@ -2302,4 +2199,102 @@ pub(super) const SCHOOLBOOK_MULTIPLY_ADDS: [usize; {len}] = [{counts}];
         counts = counts.join(", "),
     )
     .unwrap();
+}
+
+/// One lane kernel's `asm!` wrapper: `doc` (its doc comment), then `name(sig)` running `text`
+/// with the register operands `operands` and the clobbers `clob`.
+fn wrapper(name: &str, doc: &str, sig: &str, text: &str, operands: &[&str], clob: &str) -> String {
+    let ops: String = operands
+        .iter()
+        .map(|o| format!("            {o},\n"))
+        .collect();
+    format!(
+        "
+{doc}
+#[inline(never)]
+pub(super) unsafe fn {name}({sig}) {{
+    // SAFETY: the caller's contract; the block uses only its operands' memory.
+    unsafe {{
+        core::arch::asm!(
+{text}{ops}{clob}            options(nostack),
+        );
+    }}
+}}
+"
+    )
+}
+
+/// A squaring kernel's wrapper (`sqr_L`'s signature and registers).
+fn sqr_wrapper(name: &str, doc: &str, text: &str, clob: &str) -> String {
+    wrapper(
+        name,
+        doc,
+        "x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize",
+        text,
+        &[
+            "inout(\"rdi\") x => _",
+            "inout(\"rsi\") consts => _",
+            "inout(\"rdx\") scratch => _",
+            "inout(\"rcx\") count => _",
+            "out(\"r8\") _",
+        ],
+        clob,
+    )
+}
+
+/// A product kernel's wrapper (`mul_L`'s signature and registers).
+fn mul_wrapper(name: &str, doc: &str, text: &str, clob: &str) -> String {
+    wrapper(
+        name,
+        doc,
+        "out: *mut u64, consts: *const u64, scratch: *mut u64, b: *const u64, a: *const u64",
+        text,
+        &[
+            "inout(\"rdi\") out => _",
+            "inout(\"rsi\") consts => _",
+            "inout(\"rdx\") scratch => _",
+            "inout(\"rcx\") b => _",
+            "inout(\"r8\") a => _",
+        ],
+        clob,
+    )
+}
+
+/// A selecting product kernel's wrapper (`mulsel_L`'s signature and registers).
+fn mulsel_wrapper(name: &str, doc: &str, text: &str, clob: &str) -> String {
+    wrapper(
+        name,
+        doc,
+        "out: *mut u64, consts: *const u64, scratch: *mut u64, table: *const u64, a: *const u64, entries: usize",
+        text,
+        &[
+            "inout(\"rdi\") out => _",
+            "inout(\"rsi\") consts => _",
+            "inout(\"rdx\") scratch => _",
+            "inout(\"rcx\") table => _",
+            "inout(\"r8\") a => _",
+            "inout(\"r9\") entries => _",
+        ],
+        clob,
+    )
+}
+
+/// A selecting squaring kernel's wrapper (`sqrsel{G}_L`'s signature and registers).
+fn sqrsel_wrapper(name: &str, doc: &str, text: &str, clob: &str) -> String {
+    wrapper(
+        name,
+        doc,
+        "x: *mut u64, consts: *const u64, scratch: *mut u64, count: usize, table: *const u64, sel: *mut u64",
+        text,
+        &[
+            "inout(\"rdi\") x => _",
+            "inout(\"rsi\") consts => _",
+            "inout(\"rdx\") scratch => _",
+            "inout(\"rcx\") count => _",
+            "inout(\"r9\") table => _",
+            "inout(\"r10\") sel => _",
+            "out(\"r8\") _",
+        ],
+        clob,
+    )
 }

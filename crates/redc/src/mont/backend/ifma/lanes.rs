@@ -119,10 +119,16 @@ pub fn lane_product_for(digits: usize, forms: &Forms) -> LaneProduct {
 /// The index of `l` in [`MEM_PRODUCT_DIGITS`] if `product` asks for memory operands and `l`
 /// has them.
 fn mem_product_index(l: usize, product: LaneProduct) -> Option<usize> {
-    match product {
-        LaneProduct::MemoryOperands => MEM_PRODUCT_DIGITS.iter().position(|&d| d == l),
-        LaneProduct::Registers => None,
-    }
+    position_if(
+        product == LaneProduct::MemoryOperands,
+        &MEM_PRODUCT_DIGITS,
+        l,
+    )
+}
+
+/// The index of `l` in `list` if `wanted`.
+fn position_if(wanted: bool, list: &[usize], l: usize) -> Option<usize> {
+    list.iter().position(|&d| wanted && d == l)
 }
 
 /// How the lane kernels' squarings form the square before reducing it. Both give the same
@@ -158,10 +164,7 @@ pub fn lane_square_for(digits: usize, forms: &Forms) -> LaneSquare {
 /// The index of `l` in [`SCHOOLBOOK_DIGITS`] if `square` asks for the schoolbook form and
 /// `l` has it.
 fn schoolbook_index(l: usize, square: LaneSquare) -> Option<usize> {
-    match square {
-        LaneSquare::Schoolbook => SCHOOLBOOK_DIGITS.iter().position(|&d| d == l),
-        LaneSquare::Standard => None,
-    }
+    position_if(square == LaneSquare::Schoolbook, &SCHOOLBOOK_DIGITS, l)
 }
 
 /// The selection the lane form runs at `digits` on a CPU whose forms are `forms`:
