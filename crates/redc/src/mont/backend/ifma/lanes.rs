@@ -12,9 +12,9 @@ use crate::mont::backend::cpu::Forms;
 use crate::mont::Modulus;
 
 /// `job.out = job.base^job.exp mod job.modulus` for every job, side by side in lanes, in
-/// constant time (see the module documentation), the window products taking their multiplier
-/// and the squarings forming their squares as the running CPU's kind does
-/// ([`lane_select_for`], [`lane_square_for`]).
+/// constant time (see the module documentation), in the kernel forms the running CPU's kind
+/// takes ([`lane_forms_for`]: how the window products get their multiplier, how the squarings
+/// form their squares, where the products read their digits).
 ///
 /// Every job's modulus MUST have the same digit count and every exponent the same length, and
 /// there MUST be 1 to [`LANES`] jobs (panics otherwise: these are the caller's public shapes).
@@ -141,7 +141,7 @@ pub enum LaneSquare {
     Standard,
     /// The whole square by schoolbook rows into its columns (the products off the diagonal
     /// once, the columns doubled, the diagonal added), then the reduction's rows: more
-    /// multiply-adds than Karatsuba's, about 200 fewer other vector operations at 20 digits.
+    /// multiply-adds than Karatsuba's, about 160 fewer other vector operations at 20 digits.
     /// Compiled at [`SCHOOLBOOK_DIGITS`]; the other counts run [`LaneSquare::Standard`].
     Schoolbook,
 }
