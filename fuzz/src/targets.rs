@@ -405,8 +405,8 @@ pub fn mont(data: &[u8]) {
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
 /// one job (with each way of selecting a window's multiplier, either squaring form, either
-/// product form), and the duo and pair forms
-/// with two (bases `a` and `b`, one modulus and exponent).
+/// product form), and the duo and pair forms with two (bases `a` and `b`, one modulus and
+/// exponent).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
     use redc::mont::backend::{ifma, ifma_duo, ifma_pair};

@@ -146,16 +146,18 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
         "lanes, memory-operand products" => Some(lanes(Scan, Standard, MemoryOperands)),
         _ => None,
     };
-    match form {
-        _ if lane_forms.is_some() => {
-            ifma::pow_lanes_in(token, &mut jobs, 4, lane_forms.expect("matched"))
+    match (lane_forms, form) {
+        (Some(forms), _) => ifma::pow_lanes_in(token, &mut jobs, 4, forms),
+        (None, "pair") => ifma_pair::pow_pair(token, &mut jobs, 4),
+        (None, "duo") => {
+            ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W512, DuoSquaring::Kernel)
         }
-        "pair" => ifma_pair::pow_pair(token, &mut jobs, 4),
-        "duo" => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W512, DuoSquaring::Kernel),
-        "duo256" => {
+        (None, "duo256") => {
             ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W256, DuoSquaring::Kernel)
         }
-        _ => ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W256, DuoSquaring::Product),
+        (None, _) => {
+            ifma_duo::pow_duo_with(token, &mut jobs, 4, DuoWidth::W256, DuoSquaring::Product)
+        }
     }
     black_box(&o0);
 }

@@ -567,10 +567,7 @@ pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
 /// The multiply-adds one schoolbook squaring ([`LaneSquare::Schoolbook`]) issues at `digits`
 /// (one of [`SCHOOLBOOK_DIGITS`]), for eight numbers, counted in the generated code.
 pub fn lane_schoolbook_multiply_adds(digits: usize) -> Option<usize> {
-    SCHOOLBOOK_DIGITS
-        .iter()
-        .position(|&d| d == digits)
-        .map(|i| lanes_asm::SCHOOLBOOK_MULTIPLY_ADDS[i])
+    schoolbook_index(digits, LaneSquare::Schoolbook).map(|i| lanes_asm::SCHOOLBOOK_MULTIPLY_ADDS[i])
 }
 
 /// `dst = table[idx]` per lane (`idx`: one entry index per lane), `l` digits, reading every
@@ -1167,9 +1164,9 @@ mod tests {
     }
 
     /// The squaring kernel of every compiled digit count (the Karatsuba form from 14 digits,
-    /// see `build.rs`, and the schoolbook form where compiled) on inputs at its edges, one per lane: 0, 1, `2n − 1`, halves equal,
-    /// halves one apart either way, and the halves' difference at its largest either way
-    /// (the sign ripple and the complement). After `count` squarings `y` must be below `2n`
+    /// see `build.rs`, and the schoolbook form where compiled) on inputs at its edges, one per
+    /// lane: 0, 1, `2n − 1`, halves equal, halves one apart either way, and the halves'
+    /// difference at its largest either way (the sign ripple and the complement). After `count` squarings `y` must be below `2n`
     /// with `y·R^(2^count − 1) ≡ x^(2^count) (mod n)`, `R = 2^(52·L)`.
     #[test]
     fn squaring_edge_inputs() {
