@@ -317,6 +317,76 @@ fn duo_matches_num_bigint_at_every_duo_size() {
 }
 
 #[test]
+fn duo_public_exponent_matches_num_bigint() {
+    let Some(token) = token() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(65537);
+    let counts = DUO_DIGITS
+        .iter()
+        .map(|&d| (d, DuoWidth::W512))
+        .chain(DUO_DIGITS_256.iter().map(|&d| (d, DuoWidth::W256)));
+    // Empty and zero, one bit, runs of squarings of every length at the end (one, two, 31).
+    let exps: [&[u8]; 9] = [
+        &[],
+        &[0],
+        &[1],
+        &[2],
+        &[3],
+        &[0x01, 0x0c],
+        &[1, 0, 1],
+        &[0x80, 0, 0, 0],
+        &[0xde, 0xad, 0xbe, 0xef, 0x01],
+    ];
+    for (digits, width) in counts {
+        let bits = (52 * digits - 2) as u64;
+        let mut moduli = edge_moduli(bits);
+        moduli.push(random_modulus(&mut rng, bits));
+        let s = limbs_needed::<u64>(&moduli[0]);
+        let m52: Vec<Modulus52> = moduli
+            .iter()
+            .map(|n| Modulus52::new(&Modulus::new(&limbs::<u64>(n, s)).unwrap(), digits).unwrap())
+            .collect();
+        for (k, e) in exps.iter().enumerate() {
+            for count in [1usize, 2] {
+                let pick: Vec<usize> = (0..count).map(|i| (k + i) % moduli.len()).collect();
+                let bases: Vec<BigUint> = pick
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &j)| match (k + i) % 4 {
+                        0 => rng.gen_biguint_below(&moduli[j]),
+                        1 => BigUint::from(0u32),
+                        2 => &moduli[j] - 1u32,
+                        _ => BigUint::from(1u32),
+                    })
+                    .collect();
+                let base_limbs: Vec<Vec<u64>> = bases.iter().map(|b| limbs(b, s)).collect();
+                for sq in [DuoSquaring::Kernel, DuoSquaring::Product] {
+                    let mut outs = vec![vec![0u64; s]; count];
+                    let mut jobs: Vec<PowJob<'_>> = outs
+                        .iter_mut()
+                        .zip(&pick)
+                        .zip(&base_limbs)
+                        .map(|((out, &j), base)| PowJob {
+                            out,
+                            base,
+                            exp: &[],
+                            modulus: &m52[j],
+                        })
+                        .collect();
+                    ifma_duo::pow_duo_public_vartime_with(token, &mut jobs, e, width, sq);
+                    for ((out, &j), base) in outs.iter().zip(&pick).zip(&bases) {
+                        assert_eq!(
+                            big(out),
+                            base.modpow(&BigUint::from_bytes_be(e), &moduli[j]),
+                            "{width:?} {sq:?}: {digits} digits, {count} job(s), e {e:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn duo_every_window_and_all_ones_exponents() {
     let Some(token) = token() else { return };
     let mut rng = ChaCha8Rng::seed_from_u64(55);

@@ -334,6 +334,37 @@ pub fn pow_duo_with(
     finish(jobs, &result, kit.l);
 }
 
+/// `out = base^exp mod modulus` for one or two jobs side by side, as [`pow_duo`] does, but by
+/// left-to-right square-and-multiply over the public exponent `exp` (big-endian; the jobs'
+/// own `exp` is not read): variable time in `exp` alone, every kernel constant time in the
+/// bases. The private operation's fault check by the primes (`mᵉ` modulo each of them) runs
+/// here: for `e = 65537` it is 16 squarings and one product of both halves at once.
+pub fn pow_duo_public_vartime(token: Token, jobs: &mut [PowJob<'_>], exp: &[u8]) {
+    let l = jobs.first().map_or(0, |j| j.modulus.digits());
+    let forms = Forms::current();
+    let width = duo_width_for(l, &forms).expect("a duo digit count");
+    let squaring = duo_squaring_for(l, &forms);
+    pow_duo_public_vartime_with(token, jobs, exp, width, squaring);
+}
+
+/// [`pow_duo_public_vartime`] in registers of the given width, squaring the given way (for
+/// the tests that run every form; the result is the same). The digit count MUST be one
+/// `width` runs (panics otherwise).
+pub fn pow_duo_public_vartime_with(
+    _: Token,
+    jobs: &mut [PowJob<'_>],
+    exp: &[u8],
+    width: DuoWidth,
+    squaring: DuoSquaring,
+) {
+    let (kit, inputs) = stage(jobs, width);
+    let mut result = Zeroizing::new(Duo::ZERO);
+    // SAFETY: the token proves AVX512F, AVX512VL and AVX512IFMA; the kit's kernels are
+    // compiled for its digit count (stage).
+    unsafe { duo_public_core(kit, &mut result, &inputs, exp, squaring) };
+    finish(jobs, &result, kit.l);
+}
+
 /// Checks the shapes (panics on a mismatch: the caller's public shapes) and lays both jobs'
 /// moduli, constants and bases out interleaved; returns the kernels and them.
 fn stage(jobs: &[PowJob<'_>], width: DuoWidth) -> (Kit, Zeroizing<Inputs>) {
@@ -498,17 +529,8 @@ unsafe fn duo_core(
                 select(kit.l, &mut sel, &table, row);
                 // SAFETY: as above.
                 unsafe {
-                    match squaring {
-                        DuoSquaring::Kernel => {
-                            sqr_run(kit, acc, &c, &mut scratch, window as usize);
-                        }
-                        DuoSquaring::Product => {
-                            for _ in 0..window {
-                                mul(kit, tmp, &c, acc, acc, &mut scratch);
-                                core::mem::swap(&mut acc, &mut tmp);
-                            }
-                        }
-                    }
+                    let count = window as usize;
+                    square_run(kit, &mut acc, &mut tmp, &c, &mut scratch, count, squaring);
                     mul(kit, tmp, &c, acc, &sel, &mut scratch);
                 }
                 core::mem::swap(&mut acc, &mut tmp);
@@ -528,6 +550,90 @@ unsafe fn duo_core(
     }
     sel.zeroize();
     scratch.0.zeroize();
+}
+
+/// The exponentiation of [`pow_duo_public_vartime`]: the base into the Montgomery domain,
+/// then for each bit of `exp` below its top one a squaring (runs of them in one kernel
+/// call) and, where the bit is set, a product by the base.
+///
+/// # Safety
+/// The CPU must support AVX512F, AVX512VL and AVX512IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn duo_public_core(
+    kit: Kit,
+    out: &mut Duo,
+    inputs: &Inputs,
+    exp: &[u8],
+    squaring: DuoSquaring,
+) {
+    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
+    let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
+    let mut one = Duo::ZERO;
+    one[0] = 1;
+    one[1] = 1;
+    let mut base = Zeroizing::new(Duo::ZERO);
+    let mut accs = Zeroizing::new([Duo::ZERO; 2]);
+    let (first, second) = accs.split_at_mut(1);
+    let (mut acc, mut tmp) = (&mut first[0], &mut second[0]);
+    // The exponent's bits from the top set one (public).
+    let mut bits = exp
+        .iter()
+        .flat_map(|&b| (0..8).rev().map(move |i| (b >> i) & 1 == 1))
+        .skip_while(|&b| !b);
+    // SAFETY: (every kernel call) the caller's features.
+    unsafe {
+        mul(kit, &mut base, &c, &inputs.base, &inputs.rr, &mut scratch);
+        if bits.next().is_some() {
+            *acc = *base;
+        } else {
+            // x⁰ = 1: R mod n, taken out of the domain below.
+            mul(kit, acc, &c, &inputs.rr, &one, &mut scratch);
+        }
+        let mut pending = 0;
+        for bit in bits {
+            pending += 1;
+            if bit {
+                square_run(kit, &mut acc, &mut tmp, &c, &mut scratch, pending, squaring);
+                pending = 0;
+                mul(kit, tmp, &c, acc, &base, &mut scratch);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
+        }
+        if pending > 0 {
+            square_run(kit, &mut acc, &mut tmp, &c, &mut scratch, pending, squaring);
+        }
+        // Leave the domain: a product by 1 gives a value ≤ n.
+        mul(kit, out, &c, acc, &one, &mut scratch);
+    }
+    scratch.0.zeroize();
+}
+
+/// `count ≥ 1` squarings of `*acc` as `squaring` says: in place by the squaring kernel, or
+/// by products between the two buffers (`*acc` names the result either way).
+///
+/// # Safety
+/// As for [`sqr_run`].
+unsafe fn square_run<'a>(
+    kit: Kit,
+    acc: &mut &'a mut Duo,
+    tmp: &mut &'a mut Duo,
+    c: &Consts,
+    scratch: &mut Scratch,
+    count: usize,
+    squaring: DuoSquaring,
+) {
+    // SAFETY: the caller's features.
+    unsafe {
+        match squaring {
+            DuoSquaring::Kernel => sqr_run(kit, acc, c, scratch, count),
+            DuoSquaring::Product => {
+                for _ in 0..count {
+                    mul(kit, tmp, c, acc, acc, scratch);
+                    core::mem::swap(acc, tmp);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

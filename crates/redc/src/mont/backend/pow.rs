@@ -117,6 +117,50 @@ impl PowMany {
         }
     }
 
+    /// Whether [`PowMany::pow_pair_public_vartime`] runs for `exps` with `kernel` (so that a
+    /// caller prepares its bases only then).
+    pub fn runs_pair_public(&self, exps: &[SecretExp<'_>], kernel: &Kernel<u64>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let (2, true, Some(plan), Some(_)) = (
+            exps.len(),
+            kernel.lanes,
+            self.lanes.as_ref(),
+            super::ifma::Token::get(),
+        ) {
+            return plan.pair_public_moduli().is_some();
+        }
+        let _ = (exps, kernel);
+        false
+    }
+
+    /// `outs[i] = bases[i]^exp mod` the modulus of `exps[i]`, for exactly two exponentiations
+    /// (a two-prime key's primes) side by side where the backend runs them so (the IFMA duo
+    /// form), by square-and-multiply over the public `exp`: variable time in `exp` alone,
+    /// constant time in the bases. Returns false, writing nothing, where it does not (another
+    /// backend, another number of primes, a size the duo form lacks): the caller then takes
+    /// another way. `bases[i]` is below modulus `i`, in its limb count, and so is `outs[i]`.
+    /// `exps` must be the ones this was prepared from, and `kernel` the key's.
+    pub fn pow_pair_public_vartime(
+        &self,
+        exps: &[SecretExp<'_>],
+        exp: &[u8],
+        bases: [&[u64]; 2],
+        outs: &mut [Zeroizing<Vec<u64>>; 2],
+        kernel: &Kernel<u64>,
+    ) -> bool {
+        if exps.len() != 2 {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let (true, Some(plan), Some(token)) =
+            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
+        {
+            return plan.pow_pair_public_vartime(token, exp, bases, outs);
+        }
+        let _ = (exp, bases, outs, kernel);
+        false
+    }
+
     /// Test hook: every secret buffer.
     #[cfg(feature = "test-hooks")]
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {

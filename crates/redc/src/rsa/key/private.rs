@@ -17,7 +17,10 @@
 //!    a modular subtraction with a masked add-back, one REDC against `tᵢ·R` (which gives the
 //!    plain product), and `m += R·h` by schoolbook multiplication and addition.
 //! 4. The fault check: `m^e mod n` must equal `c` (constant-time compare), else
-//!    [`Error::FaultDetected`] and nothing is released.
+//!    [`Error::FaultDetected`] and nothing is released. Where the backend runs both primes'
+//!    exponentiations by `e` side by side (two-prime keys on the IFMA duo form, small primes:
+//!    `ifma_plan::PRIME_CHECK_DIGITS`), the same is asked modulo each prime, `m^e ≡ c (mod p)`
+//!    and `(mod q)`, from `c mod p`, `m mod p`, … reduced afresh for the check.
 //!
 //! Every loop bound and address depends only on the limb counts (public); secret temporaries
 //! are zeroized. With a random number generator the operation is also base-blinded (the
@@ -28,6 +31,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use rand_core::CryptoRngCore;
+use subtle::Choice;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::crt::PrimeCrt;
@@ -137,10 +141,19 @@ impl RsaPrivateKey {
                 *m = self.unblind(m, ai);
             }
         }
-        // Step 4 for every result, the exponentiations by e side by side where that pays.
-        let checks = public.pow_e_batch(&ms);
+        // Step 4 for every result: one alone modulo the primes where that pays, several by
+        // their exponentiations by e side by side.
+        let passed: Vec<Choice> = if let [m] = &ms[..] {
+            vec![self.passes_check(&cs[0], m)]
+        } else {
+            let checks = public.pow_e_batch(&ms);
+            cs.iter()
+                .zip(&checks)
+                .map(|(c, check)| nat::ct_eq(check, c))
+                .collect()
+        };
         for (j, &i) in index.iter().enumerate() {
-            results[i] = self.release(&cs[j], &ms[j], &checks[j]);
+            results[i] = self.release(passed[j], &ms[j]);
         }
         results
     }
@@ -175,20 +188,55 @@ impl RsaPrivateKey {
         self.checked_output(&c, m)
     }
 
-    /// Step 4: releases `m` as `size()` bytes only if `m^e mod n == c` (constant-time compare).
+    /// Step 4: releases `m` as `size()` bytes only if `m^e mod n == c`.
     fn checked_output(&self, c: &[u64], m: Zeroizing<Vec<u64>>) -> Result<Zeroizing<Vec<u8>>> {
-        let public = self.public_key();
-        let kernel = public.kernel();
-        let mut check = Zeroizing::new(vec![0u64; c.len()]);
-        public.pow_e(&mut check, &m, &kernel);
-        self.release(c, &m, &check)
+        self.release(self.passes_check(c, &m), &m)
     }
 
-    /// `m` as `size()` bytes if `check` (`m^e mod n`) equals `c` (constant-time compare), else
-    /// [`Error::FaultDetected`].
-    fn release(&self, c: &[u64], m: &[u64], check: &[u64]) -> Result<Zeroizing<Vec<u8>>> {
+    /// Step 4's test for one result (`c`, `m < n` in `n`'s limb count): whether `m^e mod n ==
+    /// c`, compared in constant time. On a two-prime key whose backend runs both primes'
+    /// exponentiations side by side (the IFMA duo form) it asks the same modulo each prime,
+    /// `m^e ≡ c (mod p)` and `(mod q)`, which together say it modulo `n` (CRT): two
+    /// exponentiations of half the digits in one, where `mod n` runs one of all the digits on
+    /// its own. `c mod r` and `m mod r` are reduced afresh here, not taken from the operation,
+    /// so a fault in the operation's own reductions is caught as before. Elsewhere `m^e mod n`
+    /// by the public key.
+    fn passes_check(&self, c: &[u64], m: &[u64]) -> Choice {
+        let kernel = self.kernel();
+        let exps: Vec<SecretExp<'_>> = self.crt.iter().map(PrimeCrt::secret_exp).collect();
+        if let ([p, q], true) = (&self.crt[..], self.pow.runs_pair_public(&exps, &kernel)) {
+            let mut reduced: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(4);
+            for x in [c, m] {
+                for pc in [p, q] {
+                    let mut scratch = Zeroizing::new(pc.modulus.scratch());
+                    let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
+                    pc.reduce(&mut r, x, &kernel, &mut scratch);
+                    reduced.push(r);
+                }
+            }
+            let mut checks = [
+                Zeroizing::new(vec![0u64; p.modulus.limbs()]),
+                Zeroizing::new(vec![0u64; q.modulus.limbs()]),
+            ];
+            let e = &self.public_key().e_bytes;
+            let bases = [&reduced[2][..], &reduced[3][..]];
+            if self
+                .pow
+                .pow_pair_public_vartime(&exps, e, bases, &mut checks, &kernel)
+            {
+                return nat::ct_eq(&checks[0], &reduced[0]) & nat::ct_eq(&checks[1], &reduced[1]);
+            }
+        }
+        let public = self.public_key();
+        let mut check = Zeroizing::new(vec![0u64; c.len()]);
+        public.pow_e(&mut check, m, &public.kernel());
+        nat::ct_eq(&check, c)
+    }
+
+    /// `m` as `size()` bytes if `passed` (its fault check), else [`Error::FaultDetected`].
+    fn release(&self, passed: Choice, m: &[u64]) -> Result<Zeroizing<Vec<u8>>> {
         // Declassified: whether a fault occurred is public (the caller gets Ok or Err).
-        if !crate::valgrind::declassify_choice(nat::ct_eq(check, c)) {
+        if !crate::valgrind::declassify_choice(passed) {
             return Err(Error::FaultDetected);
         }
         let mut out = Zeroizing::new(vec![0u8; self.public_key().size()]);
@@ -311,6 +359,41 @@ mod tests {
     use super::*;
     use crate::rsa::InputFault;
     use rand::SeedableRng;
+
+    /// The fault check refuses a result that is right modulo one prime and wrong modulo the
+    /// others (the Bellcore case), whichever prime it is, and passes the right one: by the
+    /// primes (two-prime keys of up to `PRIME_CHECK_DIGITS` duo digits, on IFMA) and modulo
+    /// `n` (the other shapes, or without IFMA).
+    #[test]
+    fn fault_check_refuses_a_result_wrong_modulo_one_prime() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        for (bits, primes) in [(1024, 2), (2048, 2), (1024, 3)] {
+            let key = RsaPrivateKey::new_multi_prime(&mut rng, bits, primes).unwrap();
+            let mut input = vec![0x5a; key.size()];
+            input[0] = 0;
+            let c = key.public_key().read_input(&input).unwrap();
+            let m = key.crt_op(&c, false);
+            assert!(
+                bool::from(key.passes_check(&c, &m)),
+                "{bits} bits {primes} primes"
+            );
+            for (i, pc) in key.crt.iter().enumerate() {
+                // m ± r: the same modulo r, another value modulo every other prime.
+                let mut r = vec![0u64; m.len()];
+                r[..pc.modulus.limbs()].copy_from_slice(pc.modulus.n());
+                let mut bad = m.clone();
+                if bool::from(nat::ct_lt(&m, &r)) {
+                    nat::add_assign(&mut bad, &r);
+                } else {
+                    nat::sub_assign(&mut bad, &r);
+                }
+                assert!(
+                    !bool::from(key.passes_check(&c, &bad)),
+                    "{bits} bits {primes} primes: wrong except modulo prime {i}"
+                );
+            }
+        }
+    }
 
     /// Each item of a batch gets its own outcome: out-of-range inputs and faulted lanes fail
     /// alone, every other item is the single operation's result, with and without blinding.
