@@ -14,7 +14,10 @@
 //! exponentiations with a full-length exponent and the production window, and divides by
 //! the number of Montgomery products they take; the multiply-adds per product come from the
 //! generated kernels (duo and lane forms) or from the loops' shape (pair and wide forms,
-//! written out below). A 128-bit multiply-add counts as half a 512-bit one. The wide form
+//! written out below). A 256- or 128-bit multiply-add counts as the ratio of the two measured
+//! peak rates (independent 512-bit against independent 256-bit ones): half a 512-bit one
+//! where a 512-bit one runs as two halves (Zen 4), about three quarters on the Sapphire
+//! Rapids class Xeon, whose 256-bit ones take the same two ports one at a time. The wide form
 //! (one modulus across the lanes, for verification and the fault check) is timed on
 //! exponentiations by e = 65537 at the RSA moduli's sizes.
 //!
@@ -96,6 +99,37 @@ mod imp {
             }
         }
         // SAFETY: run only where Token::get proved AVX512F and AVX512IFMA.
+        let ns = time_ns(9, 100, || unsafe { burst() });
+        1000.0 / (ns * ghz)
+    }
+
+    /// 256-bit multiply-adds per cycle when nothing depends on them (the duo form's 256-bit
+    /// kernels and every kernel's 128-bit quotient chain run at this rate or the 512-bit one,
+    /// whichever the core gives them).
+    fn peak_narrow_ifma_per_cycle(ghz: f64) -> f64 {
+        #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+        unsafe fn burst() {
+            // SAFETY: the caller checked the features; registers only.
+            unsafe {
+                core::arch::asm!(
+                    ".rept 125",
+                    "vpmadd52luq ymm0, ymm8, ymm9",
+                    "vpmadd52luq ymm1, ymm8, ymm9",
+                    "vpmadd52luq ymm2, ymm8, ymm9",
+                    "vpmadd52luq ymm3, ymm8, ymm9",
+                    "vpmadd52luq ymm4, ymm8, ymm9",
+                    "vpmadd52luq ymm5, ymm8, ymm9",
+                    "vpmadd52luq ymm6, ymm8, ymm9",
+                    "vpmadd52luq ymm7, ymm8, ymm9",
+                    ".endr",
+                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                    out("ymm8") _, out("ymm9") _,
+                    options(nomem, nostack),
+                );
+            }
+        }
+        // SAFETY: run only where Token::get proved AVX512F, AVX512VL and AVX512IFMA.
         let ns = time_ns(9, 100, || unsafe { burst() });
         1000.0 / (ns * ghz)
     }
@@ -330,6 +364,12 @@ mod imp {
         };
         let peak = peak_ifma_per_cycle(ghz);
         println!("independent 512-bit VPMADD52LUQ: {peak:.2} per cycle");
+        let peak_narrow = peak_narrow_ifma_per_cycle(ghz);
+        // What a 256- or 128-bit multiply-add costs in 512-bit ones' slots on this core.
+        let narrow = peak / peak_narrow;
+        println!(
+            "independent 256-bit VPMADD52LUQ: {peak_narrow:.2} per cycle (one counts as {narrow:.2} of a 512-bit one)"
+        );
         mix_rows(ghz);
         println!(
             "{:<7} {:>6} {:>7} {:>10} {:>12} {:>11} {:>9}",
@@ -378,20 +418,20 @@ mod imp {
                 println!("{form:<7} {digits:>6} {count:>7} {cycles:>10.0} {line}");
             };
             // The duo form at the smallest count each width compiles for these moduli (a
-            // 256-bit multiply-add counts as half a 512-bit one).
+            // 256-bit or 128-bit multiply-add counts as `narrow` 512-bit ones).
             let need = ifma::digits_for_bits(bits);
             for (name, width, per) in [
                 ("duo", DuoWidth::W512, 1.0),
-                ("duo256", DuoWidth::W256, 0.5),
+                ("duo256", DuoWidth::W256, narrow),
             ] {
                 let Some(&d) = width.digit_counts().iter().find(|&&d| d >= need) else {
                     continue;
                 };
                 let c = ifma_duo::multiply_adds(d, width).expect("a compiled count");
-                let product = per * c[2] as f64 + c[3] as f64 / 2.0;
+                let product = per * c[2] as f64 + c[3] as f64 * narrow;
                 // Squarings by the product kernel where the CPU-kind table says so.
                 let square = match ifma_duo::duo_squaring_for(d, &Forms::current()) {
-                    ifma_duo::DuoSquaring::Kernel => per * c[0] as f64 + c[1] as f64 / 2.0,
+                    ifma_duo::DuoSquaring::Kernel => per * c[0] as f64 + c[1] as f64 * narrow,
                     ifma_duo::DuoSquaring::Product => product,
                 };
                 let madds = (square, product);
