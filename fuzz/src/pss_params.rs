@@ -38,7 +38,7 @@ fn seeded_prime(rng: &mut ChaCha20Rng, bits: usize) -> BigUint {
         let mut b = vec![0u8; bits.div_ceil(8)];
         rng.fill_bytes(&mut b);
         let low = BigUint::from_bytes_be(&b) % (BigUint::from(1u32) << (bits - 2));
-        let x = (BigUint::from(3u32) << (bits - 2)) + low | BigUint::from(1u32);
+        let x = ((BigUint::from(3u32) << (bits - 2)) + low) | BigUint::from(1u32);
         if prime::is_probable_prime_vartime(&x.to_bytes_be(), 20, rng) {
             return x;
         }
@@ -104,7 +104,7 @@ impl<'a> Input<'a> {
         a
     }
     fn u16(&mut self) -> u16 {
-        u16::from(self.u8()) << 8 | u16::from(self.u8())
+        (u16::from(self.u8()) << 8) | u16::from(self.u8())
     }
     fn u64(&mut self) -> u64 {
         let mut v = [0u8; 8];

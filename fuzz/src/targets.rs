@@ -406,7 +406,7 @@ pub fn mont(data: &[u8]) {
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
 /// one job (with each way of selecting a window's multiplier, either squaring form, either
 /// product form), and the duo and pair forms with two (bases `a` and `b`, one modulus and
-/// exponent).
+/// exponent; the duo form also by square-and-multiply over the exponent taken as public).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
     use redc::mont::backend::{ifma, ifma_duo, ifma_pair};
@@ -522,6 +522,29 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             (from_limbs(&oa), from_limbs(&ob)),
             (want_a.clone(), want_b.clone()),
             "ifma duo pow, {width:?}, {squaring:?}"
+        );
+        // The same by square-and-multiply over the exponent as a public one (the fault
+        // check's form).
+        let (mut oa, mut ob) = (vec![0u64; s], vec![0u64; s]);
+        let mut jobs = [
+            ifma::PowJob {
+                out: &mut oa,
+                base: &al,
+                exp: &[],
+                modulus: &m52,
+            },
+            ifma::PowJob {
+                out: &mut ob,
+                base: &bl,
+                exp: &[],
+                modulus: &m52,
+            },
+        ];
+        ifma_duo::pow_duo_public_vartime_with(token, &mut jobs, exp, width, squaring);
+        assert_eq!(
+            (from_limbs(&oa), from_limbs(&ob)),
+            (want_a.clone(), want_b.clone()),
+            "ifma duo public pow, {width:?}, {squaring:?}"
         );
     }
 }
