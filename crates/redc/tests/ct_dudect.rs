@@ -3,8 +3,8 @@
 //! exponentiation and every IFMA form (lanes, also at 14 digits for its Karatsuba squaring,
 //! and with the schoolbook squaring, each with both ways of selecting a window's multiplier;
 //! at 40 digits with the memory-operand products; pair, duo) with the secret
-//! exponent as the class (all zeros against random), and the wide
-//! public exponentiation with the base as the class (1 against random: it fault-checks a
+//! exponent as the class (all zeros against random), and the wide and duo
+//! public exponentiations with the base as the class (1 against random: they fault-check a
 //! signature that is still secret). This executes the compiled Rust drivers around the
 //! assembly kernels (window digits, table scans, copies), which the static check of
 //! `ct_asm.rs` does not cover and Valgrind cannot run on ADX or AVX-512.
@@ -282,6 +282,43 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             };
             ifma_pair::pow_wide_public_vartime(token, &mut job, &[1, 0, 1]);
             black_box(&out);
+        });
+        // The duo form's public exponentiation (the fault check modulo the primes of a small
+        // two-prime key), both bases as the class, in the width the CPU table gives.
+        let one = common::limbs::<u64>(&BigUint::from(1u32), s);
+        let bases: Vec<Vec<u64>> = (0..64)
+            .map(|_| {
+                let mut b: Vec<u64> = (0..s).map(|_| rng.gen()).collect();
+                b[s - 1] >>= 1;
+                b
+            })
+            .collect();
+        let mut i = 0;
+        let name = "ifma duo (public exponent, the bases as the class)";
+        check(name.into(), &mut rng, &mut |class| {
+            i += 1;
+            let base = if class == 0 {
+                &one
+            } else {
+                &bases[i % bases.len()]
+            };
+            let (mut o0, mut o1) = (vec![0u64; s], vec![0u64; s]);
+            let mut jobs = [
+                PowJob {
+                    out: &mut o0,
+                    base,
+                    exp: &[],
+                    modulus: &duo256,
+                },
+                PowJob {
+                    out: &mut o1,
+                    base,
+                    exp: &[],
+                    modulus: &duo256,
+                },
+            ];
+            ifma_duo::pow_duo_public_vartime(token, &mut jobs, &[1, 0, 1]);
+            black_box(&o0);
         });
     } else {
         common::skip_backend(Backend::Ifma, "ifma timing classes");
