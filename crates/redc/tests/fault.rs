@@ -55,6 +55,47 @@ fn corrupted_crt_part_is_detected() {
     }
 }
 
+/// A two-prime key of unequal primes (448 and 576 bits under a 1024-bit modulus: the duo
+/// form runs both at the larger one's digit count, and the fault check modulo the primes
+/// reduces into two limb counts): every backend passes the right results, blinded or not,
+/// and refuses the corrupted one.
+#[test]
+fn unequal_primes_are_fault_checked_like_equal_ones() {
+    let mut rng = ChaCha20Rng::seed_from_u64(0x5eed);
+    let p = common::big_of(
+        &RsaPrivateKey::new_multi_prime(&mut rng, 1344, 3)
+            .unwrap()
+            .primes()[0],
+    );
+    let q = common::big_of(&RsaPrivateKey::new(&mut rng, 1152).unwrap().primes()[0]);
+    let (n, e) = (&p * &q, BigUint::from(65537u32));
+    let phi = (&p - 1u32) * (&q - 1u32);
+    let d = e.modinv(&phi).expect("e is prime to p − 1 and q − 1");
+    let key = RsaPrivateKey::from_components(
+        common::boxed(&n),
+        common::boxed(&e),
+        common::boxed(&d),
+        vec![common::boxed(&p), common::boxed(&q)],
+    )
+    .unwrap();
+    assert_eq!(key.size(), 128);
+    for (backend, key) in common::on_every_backend(&key) {
+        for i in 0..10 {
+            let mut c = vec![0u8; 128];
+            rng.fill(&mut c[1..]);
+            assert_eq!(
+                key.raw_private_faulty_for_tests(&c),
+                Err(Error::FaultDetected),
+                "{} input #{i}",
+                backend.name()
+            );
+            let m = key.raw_private(None, &c).unwrap();
+            assert_eq!(key.public_key().raw_public(&m).unwrap(), c);
+            assert_eq!(key.raw_private(Some(&mut rng), &c).unwrap(), m);
+        }
+    }
+}
+
 fn add(x: &[u8], k: &BigUint) -> Vec<u8> {
     (BigUint::from_bytes_be(x) + k).to_bytes_be()
 }
