@@ -162,6 +162,18 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
     black_box(&o0);
 }
 
+/// 64 random numbers of `limbs` limbs below `2^(64·limbs − 1)` (so below any modulus of
+/// that length with its top bit set): the random class of the public exponentiations' bases.
+fn random_bases(rng: &mut ChaCha8Rng, limbs: usize) -> Vec<Vec<u64>> {
+    (0..64)
+        .map(|_| {
+            let mut b: Vec<u64> = (0..limbs).map(|_| rng.gen()).collect();
+            b[limbs - 1] >>= 1;
+            b
+        })
+        .collect()
+}
+
 #[test]
 fn exponentiations_show_no_timing_difference_between_secret_classes() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x00d0_dec7);
@@ -257,13 +269,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         let m = Modulus::new(&common::limbs::<u64>(&n, 32)).unwrap();
         let wide = Modulus52::new_wide(&m, ifma::digits_for_bits(2048)).unwrap();
         let one = common::limbs::<u64>(&BigUint::from(1u32), 32);
-        let bases: Vec<Vec<u64>> = (0..64)
-            .map(|_| {
-                let mut b: Vec<u64> = (0..32).map(|_| rng.gen()).collect();
-                b[31] >>= 1;
-                b
-            })
-            .collect();
+        let bases = random_bases(&mut rng, 32);
         let mut i = 0;
         let name = "ifma wide (public exponent, the base as the class)";
         check(name.into(), &mut rng, &mut |class| {
@@ -286,13 +292,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         // The duo form's public exponentiation (the fault check modulo the primes of a small
         // two-prime key), both bases as the class, in the width the CPU table gives.
         let one = common::limbs::<u64>(&BigUint::from(1u32), s);
-        let bases: Vec<Vec<u64>> = (0..64)
-            .map(|_| {
-                let mut b: Vec<u64> = (0..s).map(|_| rng.gen()).collect();
-                b[s - 1] >>= 1;
-                b
-            })
-            .collect();
+        let bases = random_bases(&mut rng, s);
         let mut i = 0;
         let name = "ifma duo (public exponent, the bases as the class)";
         check(name.into(), &mut rng, &mut |class| {

@@ -477,6 +477,19 @@ unsafe fn mul(kit: Kit, out: &mut Duo, c: &Consts, a: &Duo, b: &Duo, scratch: &m
     unsafe { (kit.mul)(o, c, a, b, sc) }
 }
 
+/// What both exponentiations start from: both moduli's constants, a clear scratch, and the
+/// pair of ones a product by which leaves the Montgomery domain.
+fn core_setup(inputs: &Inputs) -> (Zeroizing<Consts>, Scratch, Duo) {
+    let mut one = Duo::ZERO;
+    one[0] = 1;
+    one[1] = 1;
+    (
+        Zeroizing::new(Consts::new(&inputs.n, inputs.k0)),
+        Scratch([0; duo_asm::SCRATCH_BYTES / 8]),
+        one,
+    )
+}
+
 /// The exponentiation proper (see [`pow_duo`]) for numbers of `kit.l` digits.
 ///
 /// # Safety
@@ -490,11 +503,7 @@ unsafe fn duo_core(
     window: u32,
     squaring: DuoSquaring,
 ) {
-    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
-    let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
-    let mut one = Duo::ZERO;
-    one[0] = 1;
-    one[1] = 1;
+    let (c, mut scratch, one) = core_setup(inputs);
 
     let entries = 1usize << window;
     let mut table: Vec<Duo> = vec![Duo::ZERO; entries];
@@ -566,11 +575,7 @@ unsafe fn duo_public_core(
     exp: &[u8],
     squaring: DuoSquaring,
 ) {
-    let c = Zeroizing::new(Consts::new(&inputs.n, inputs.k0));
-    let mut scratch = Scratch([0; duo_asm::SCRATCH_BYTES / 8]);
-    let mut one = Duo::ZERO;
-    one[0] = 1;
-    one[1] = 1;
+    let (c, mut scratch, one) = core_setup(inputs);
     let mut base = Zeroizing::new(Duo::ZERO);
     let mut accs = Zeroizing::new([Duo::ZERO; 2]);
     let (first, second) = accs.split_at_mut(1);
