@@ -123,18 +123,19 @@ mod imp {
         }
 
         /// `outs[i] = bases[i]^exp mod rᵢ` for a plan of two primes on the duo form of at most
-        /// [`PRIME_CHECK_DIGITS`] digits, both at once, by square-and-multiply over the public
-        /// `exp` (variable time in it alone); false, nothing written, for any other plan.
+        /// [`PRIME_CHECK_DIGITS`] digits ([`LanePlan::pair_public_moduli`]; panics for any
+        /// other plan), both at once, by square-and-multiply over the public `exp` (variable
+        /// time in it alone).
         pub(crate) fn pow_pair_public_vartime(
             &self,
             token: Token,
             exp: &[u8],
             bases: [&[u64]; 2],
             outs: &mut [Zeroizing<Vec<u64>>; 2],
-        ) -> bool {
-            let Some(moduli) = self.pair_public_moduli() else {
-                return false;
-            };
+        ) {
+            let moduli = self
+                .pair_public_moduli()
+                .expect("a two-prime plan on the duo form");
             let [o0, o1] = outs;
             let mut jobs = [
                 PowJob {
@@ -151,7 +152,6 @@ mod imp {
                 },
             ];
             pow_duo_public_vartime(token, &mut jobs, exp);
-            true
         }
 
         /// Fewer operations of `k` primes than this run faster as single operations (one

@@ -117,48 +117,46 @@ impl PowMany {
         }
     }
 
-    /// Whether [`PowMany::pow_pair_public_vartime`] runs for `exps` with `kernel` (so that a
-    /// caller prepares its bases only then).
-    pub fn runs_pair_public(&self, exps: &[SecretExp<'_>], kernel: &Kernel<u64>) -> bool {
+    /// Whether [`PowMany::pow_pair_public_vartime`] runs for this preparation with `kernel`:
+    /// a two-prime key whose backend runs both primes' exponentiations side by side (the IFMA
+    /// duo form, at sizes where the fault check modulo the primes pays). `kernel` must be the
+    /// key's.
+    pub fn runs_pair_public(&self, kernel: &Kernel<u64>) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let (2, true, Some(plan), Some(_)) = (
-            exps.len(),
-            kernel.lanes,
-            self.lanes.as_ref(),
-            super::ifma::Token::get(),
-        ) {
+        if let (true, Some(plan), Some(_)) =
+            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
+        {
             return plan.pair_public_moduli().is_some();
         }
-        let _ = (exps, kernel);
+        let _ = kernel;
         false
     }
 
-    /// `outs[i] = bases[i]^exp mod` the modulus of `exps[i]`, for exactly two exponentiations
-    /// (a two-prime key's primes) side by side where the backend runs them so (the IFMA duo
-    /// form), by square-and-multiply over the public `exp`: variable time in `exp` alone,
-    /// constant time in the bases. Returns false, writing nothing, where it does not (another
-    /// backend, another number of primes, a size the duo form lacks): the caller then takes
-    /// another way. `bases[i]` is below modulus `i`, in its limb count, and so is `outs[i]`.
-    /// `exps` must be the ones this was prepared from, and `kernel` the key's.
+    /// `outs[i] = bases[i]^exp mod` prime `i`'s modulus, both side by side, by
+    /// square-and-multiply over the public `exp`: variable time in `exp` alone, constant time
+    /// in the bases. `bases[i]` is below modulus `i`, in its limb count, and so is `outs[i]`;
+    /// `kernel` is the key's.
+    ///
+    /// # Panics
+    ///
+    /// Unless [`PowMany::runs_pair_public`] holds for `kernel` (the caller's shapes).
     pub fn pow_pair_public_vartime(
         &self,
-        exps: &[SecretExp<'_>],
         exp: &[u8],
         bases: [&[u64]; 2],
         outs: &mut [Zeroizing<Vec<u64>>; 2],
         kernel: &Kernel<u64>,
-    ) -> bool {
-        if exps.len() != 2 {
-            return false;
-        }
+    ) {
+        assert!(
+            self.runs_pair_public(kernel),
+            "both primes side by side only where runs_pair_public says so"
+        );
         #[cfg(target_arch = "x86_64")]
-        if let (true, Some(plan), Some(token)) =
-            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
-        {
-            return plan.pow_pair_public_vartime(token, exp, bases, outs);
+        if let (Some(plan), Some(token)) = (self.lanes.as_ref(), super::ifma::Token::get()) {
+            plan.pow_pair_public_vartime(token, exp, bases, outs);
         }
-        let _ = (exp, bases, outs, kernel);
-        false
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (exp, bases, outs);
     }
 
     /// Test hook: every secret buffer.
