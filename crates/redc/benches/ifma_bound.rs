@@ -74,64 +74,45 @@ mod imp {
         10_000.0 / ns
     }
 
+    /// Independent multiply-adds per cycle in registers of class `$class` (`zmm` or `ymm`),
+    /// with the target features `$features`: 125 groups of eight into the first eight
+    /// registers from the next two.
+    macro_rules! peak_per_cycle {
+        ($ghz:expr, $class:literal, $features:literal) => {{
+            #[target_feature(enable = $features)]
+            unsafe fn burst() {
+                // SAFETY: the caller checked the features; registers only (clobbers named by
+                // their 512-bit registers cover the narrower ones).
+                unsafe {
+                    core::arch::asm!(
+                        ".rept 125",
+                        ".irp r,0,1,2,3,4,5,6,7",
+                        concat!("vpmadd52luq ", $class, "\\r, ", $class, "8, ", $class, "9"),
+                        ".endr",
+                        ".endr",
+                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                        out("zmm8") _, out("zmm9") _,
+                        options(nomem, nostack),
+                    );
+                }
+            }
+            // SAFETY: run only where Token::get proved AVX512F, AVX512VL and AVX512IFMA.
+            let ns = time_ns(9, 100, || unsafe { burst() });
+            1000.0 / (ns * $ghz)
+        }};
+    }
+
     /// 512-bit multiply-adds per cycle when nothing depends on them.
     fn peak_ifma_per_cycle(ghz: f64) -> f64 {
-        #[target_feature(enable = "avx512f,avx512ifma")]
-        unsafe fn burst() {
-            // SAFETY: the caller checked the features; registers only.
-            unsafe {
-                core::arch::asm!(
-                    ".rept 125",
-                    "vpmadd52luq zmm0, zmm8, zmm9",
-                    "vpmadd52luq zmm1, zmm8, zmm9",
-                    "vpmadd52luq zmm2, zmm8, zmm9",
-                    "vpmadd52luq zmm3, zmm8, zmm9",
-                    "vpmadd52luq zmm4, zmm8, zmm9",
-                    "vpmadd52luq zmm5, zmm8, zmm9",
-                    "vpmadd52luq zmm6, zmm8, zmm9",
-                    "vpmadd52luq zmm7, zmm8, zmm9",
-                    ".endr",
-                    out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                    out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                    out("zmm8") _, out("zmm9") _,
-                    options(nomem, nostack),
-                );
-            }
-        }
-        // SAFETY: run only where Token::get proved AVX512F and AVX512IFMA.
-        let ns = time_ns(9, 100, || unsafe { burst() });
-        1000.0 / (ns * ghz)
+        peak_per_cycle!(ghz, "zmm", "avx512f,avx512ifma")
     }
 
     /// 256-bit multiply-adds per cycle when nothing depends on them (the duo form's 256-bit
     /// kernels and every kernel's 128-bit quotient chain run at this rate or the 512-bit one,
     /// whichever the core gives them).
     fn peak_narrow_ifma_per_cycle(ghz: f64) -> f64 {
-        #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-        unsafe fn burst() {
-            // SAFETY: the caller checked the features; registers only.
-            unsafe {
-                core::arch::asm!(
-                    ".rept 125",
-                    "vpmadd52luq ymm0, ymm8, ymm9",
-                    "vpmadd52luq ymm1, ymm8, ymm9",
-                    "vpmadd52luq ymm2, ymm8, ymm9",
-                    "vpmadd52luq ymm3, ymm8, ymm9",
-                    "vpmadd52luq ymm4, ymm8, ymm9",
-                    "vpmadd52luq ymm5, ymm8, ymm9",
-                    "vpmadd52luq ymm6, ymm8, ymm9",
-                    "vpmadd52luq ymm7, ymm8, ymm9",
-                    ".endr",
-                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                    out("ymm8") _, out("ymm9") _,
-                    options(nomem, nostack),
-                );
-            }
-        }
-        // SAFETY: run only where Token::get proved AVX512F, AVX512VL and AVX512IFMA.
-        let ns = time_ns(9, 100, || unsafe { burst() });
-        1000.0 / (ns * ghz)
+        peak_per_cycle!(ghz, "ymm", "avx512f,avx512vl,avx512ifma")
     }
 
     /// A burst of 125 groups of the given instruction, repeated for `r` in 10..=17 (`\\r` in

@@ -162,6 +162,17 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
     black_box(&o0);
 }
 
+/// The class's base for the public exponentiations, as [`Setup::exp`] gives exponents: 1 for
+/// class 0, else the next of the random ones.
+fn base_of<'a>(class: usize, i: &mut usize, one: &'a [u64], bases: &'a [Vec<u64>]) -> &'a [u64] {
+    *i += 1;
+    if class == 0 {
+        one
+    } else {
+        &bases[*i % bases.len()]
+    }
+}
+
 /// 64 random numbers of `limbs` limbs below `2^(64·limbs − 1)` (so below any modulus of
 /// that length with its top bit set): the random class of the public exponentiations' bases.
 fn random_bases(rng: &mut ChaCha8Rng, limbs: usize) -> Vec<Vec<u64>> {
@@ -273,12 +284,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         let mut i = 0;
         let name = "ifma wide (public exponent, the base as the class)";
         check(name.into(), &mut rng, &mut |class| {
-            i += 1;
-            let base = if class == 0 {
-                &one
-            } else {
-                &bases[i % bases.len()]
-            };
+            let base = base_of(class, &mut i, &one, &bases);
             let mut out = vec![0u64; 32];
             let mut job = PowJob {
                 out: &mut out,
@@ -296,12 +302,7 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         let mut i = 0;
         let name = "ifma duo (public exponent, the bases as the class)";
         check(name.into(), &mut rng, &mut |class| {
-            i += 1;
-            let base = if class == 0 {
-                &one
-            } else {
-                &bases[i % bases.len()]
-            };
+            let base = base_of(class, &mut i, &one, &bases);
             let (mut o0, mut o1) = (vec![0u64; s], vec![0u64; s]);
             let mut jobs = [
                 PowJob {
