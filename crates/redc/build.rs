@@ -872,7 +872,8 @@ impl Gen {
 /// squares ([`LaneGen::half_squares`]), and its rows only reduce, taking the square's columns
 /// as the frame reaches them ([`LaneGen::column`]); the schoolbook squaring
 /// ([`SCHOOLBOOK_DIGITS`]) does the same from a square formed by schoolbook rows
-/// ([`LaneGen::full_square`]).
+/// ([`LaneGen::full_square`]). The tiled squarings and products ([`TILED_DIGITS`]) replace
+/// the rows by tiles in column order ([`LaneGen::tiled_reduce`]).
 struct LaneGen {
     l: usize,
     kind: Kind,
@@ -905,6 +906,8 @@ struct LaneGen {
     /// multiply-adds ([`MEM_PRODUCT_DIGITS`]): twice the loads, but none of them holds a
     /// vector register until it retires.
     mem_operands: bool,
+    /// The squaring's reduction by tiles instead of rows ([`LaneGen::tiled_reduce`]).
+    tiled: bool,
 }
 
 /// Frame positions held in registers, at most.
@@ -958,6 +961,7 @@ impl LaneGen {
             stitch: None,
             full: false,
             mem_operands: false,
+            tiled: false,
         }
     }
     fn regs(&self) -> usize {
@@ -1257,6 +1261,11 @@ impl LaneGen {
     /// masks hold.
     fn select_stores(&mut self, i: usize, group: usize) {
         let t0 = self.t(0);
+        self.select_stores_via(&t0, i, group);
+    }
+
+    /// [`LaneGen::select_stores`] through the register `t0`.
+    fn select_stores_via(&mut self, t0: &str, i: usize, group: usize) {
         for g in 0..group {
             self.op(&format!(
                 "vmovdqu64 {t0}, zmmword ptr [r9 + {}]",
@@ -1572,11 +1581,15 @@ impl LaneGen {
         } else {
             self.doubled_digits();
         }
-        let saved = (self.pos.clone(), self.spare);
-        self.product();
-        self.normalise_store(&format!("rdx + {LA_OFF}"));
-        self.pos = saved.0;
-        self.spare = saved.1;
+        if self.tiled {
+            self.tiled_reduce();
+        } else {
+            let saved = (self.pos.clone(), self.spare);
+            self.product();
+            self.normalise_store(&format!("rdx + {LA_OFF}"));
+            self.pos = saved.0;
+            self.spare = saved.1;
+        }
         if let Some(group) = self.stitch {
             // The next squaring's group: the entries past this one's.
             self.op(&format!("add r9, {}", group * LANE_ENTRY_BYTES));
@@ -1590,6 +1603,181 @@ impl LaneGen {
                 LA_OFF + 64 * p
             ));
             self.op(&format!("vmovdqu64 zmmword ptr [rdi + {}], {t0}", 64 * p));
+        }
+    }
+
+    /// The quotients (and modulus digits) per tile of [`LaneGen::tiled_reduce`] at `L`
+    /// digits: the largest count up to 10 that divides `L` into at least two blocks (the
+    /// window of twice as many columns, the block's quotients and two more registers fit
+    /// the 32).
+    fn tile_size(&self) -> usize {
+        (2..=10)
+            .rev()
+            .find(|&t| self.l.is_multiple_of(t) && self.l >= 2 * t)
+            .expect("a tile size")
+    }
+
+    /// The square's reduction by tiles of `t` quotients × `t` modulus digits
+    /// ([`LaneGen::tile_size`]), in column order: a window of `2t` column registers (columns
+    /// `c..c+2t` at base `c`) takes, at each base, the tiles of the earlier quotient blocks
+    /// whose products land there (each block's quotients reloaded from the scratch into `t`
+    /// registers, each modulus digit loaded once for `2t` multiply-adds), then, below `L`,
+    /// the triangle that forms the block's own quotients one by one, or, from `L` up, the
+    /// result's exact digits. The columns come from the square ([`LaneGen::column`]) as the
+    /// window reaches them; nothing spills, unlike the rows' frame past 25 positions. The
+    /// stitched selection's stores are spread over the bases.
+    fn tiled_reduce(&mut self) {
+        let l = self.l;
+        let t = self.tile_size();
+        let sr = self.carry_shift();
+        let m52 = format!("qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}");
+        let k0 = format!("zmmword ptr [rsi + {LK0_OFF}]");
+        let u_mem = |q: usize| format!("zmmword ptr [rdx + {}]", LCOL_OFF + 64 * q);
+        let ur = |j: usize| Self::z(2 * t + j);
+        let (s, tmp) = (Self::z(3 * t), Self::z(3 * t + 1));
+        let mul = self.kind == Kind::Mul;
+        if self.select {
+            // The multiplier selected from the table first, digit by digit, into the
+            // scratch's `e` (unused by products), where the tiles read it.
+            for k in 0..l {
+                self.load_b(k);
+                let b = self.b();
+                self.op(&format!(
+                    "vmovdqu64 zmmword ptr [rdx + {}], {b}",
+                    LE_OFF + 64 * k
+                ));
+            }
+        }
+        let out = if mul { "rdi" } else { "rdx" };
+        let out_off = if mul { 0 } else { LA_OFF };
+        let mut w: Vec<String> = (0..2 * t).map(Self::z).collect();
+        for (k, r) in w.clone().iter().enumerate() {
+            self.window_column(r, k);
+        }
+        let last = 2 * l - 2 * t;
+        let bases = last / t + 1;
+        for (b, c) in (0..=last).step_by(t).enumerate() {
+            if let Some(group) = self.stitch {
+                for i in b * l / bases..(b + 1) * l / bases {
+                    self.select_stores_via(&s, i, group);
+                }
+            }
+            // The product's tiles at this base (digits of `a` from i0, of `b` from j0), then
+            // the earlier blocks' reduction tiles (quotients from q0, modulus digits from k0).
+            let a_mem = |i: usize| format!("zmmword ptr [r8 + {}]", LA_OFF + 64 * i);
+            let select = self.select;
+            let b_mem = |j: usize| {
+                if select {
+                    format!("zmmword ptr [rdx + {}]", LE_OFF + 64 * j)
+                } else {
+                    format!("zmmword ptr [rcx + {}]", 64 * j)
+                }
+            };
+            if mul {
+                for j0 in (0..l).step_by(t).filter(|&j0| j0 <= c && c - j0 < l) {
+                    self.tile(&w, &|q| a_mem(c - j0 + q), &|k| b_mem(j0 + k));
+                }
+            }
+            for k0 in (t..l).step_by(t).filter(|&k0| k0 <= c && c - k0 < l) {
+                self.tile(&w, &|q| u_mem(c - k0 + q), &Self::n_mem_at(k0));
+            }
+            if c < l {
+                // The triangle: quotient j from column c+j, complete once the quotients
+                // before it have added their terms; its carry ⌈t/2^52⌉ (the column plus
+                // lo(u·n₀) is a multiple of 2^52) goes up without that multiply-add.
+                for j in 0..t {
+                    let (wj, wn) = (w[j].clone(), w[j + 1].clone());
+                    let u = ur(j);
+                    self.op(&format!("vpxord {u}, {u}, {u}"));
+                    self.op(&format!("vpmadd52luq {u}, {wj}, {k0}"));
+                    self.op(&format!("vpxord {tmp}, {tmp}, {tmp}"));
+                    self.op(&format!("vpmadd52luq {tmp}, {u}, {}", Self::n_mem(1)));
+                    self.op(&format!("vpmadd52huq {wn}, {u}, {}", Self::n_mem(0)));
+                    self.op(&format!("vpaddq {wj}, {wj}, {m52}"));
+                    self.op(&format!("{sr} {wj}, {wj}, 52"));
+                    self.op(&format!("vpaddq {wn}, {wn}, {wj}"));
+                    self.op(&format!("vpaddq {wn}, {wn}, {tmp}"));
+                    self.op(&format!("vmovdqu64 {}, {u}", u_mem(c + j)));
+                    for k in 1..t {
+                        self.op(&format!("vmovdqu64 {s}, {}", Self::n_mem(k)));
+                        if k >= 2 {
+                            self.op(&format!("vpmadd52luq {}, {u}, {s}", w[j + k]));
+                        }
+                        self.op(&format!("vpmadd52huq {}, {u}, {s}", w[j + k + 1]));
+                    }
+                }
+            } else {
+                self.tiled_digits(&w[..=t], out, out_off + 64 * (c - l), true);
+            }
+            if c < last {
+                w.rotate_left(t);
+                for k in 0..t {
+                    let r = w[t + k].clone();
+                    self.window_column(&r, c + 2 * t + k);
+                }
+            }
+        }
+        self.tiled_digits(&w[t..], out, out_off + 64 * (l - t), false);
+    }
+
+    /// Column `c` of what the tiled reduction reduces, entering its window: the square's
+    /// column for a squaring, zero for a product (whose tiles add its terms).
+    fn window_column(&mut self, dst: &str, c: usize) {
+        if self.kind == Kind::Mul {
+            self.op(&format!("vpxord {dst}, {dst}, {dst}"));
+        } else {
+            self.column(dst, c);
+        }
+    }
+
+    /// One tile of [`LaneGen::tiled_reduce`]: `t` multipliers from `u(q)` into registers,
+    /// then each of `t` digits from `v(k)` loaded once and multiplied by all of them, `lo`
+    /// into window column `q + k` and `hi` into `q + k + 1`.
+    fn tile(&mut self, w: &[String], u: &dyn Fn(usize) -> String, v: &dyn Fn(usize) -> String) {
+        let t = self.tile_size();
+        let ur = |j: usize| Self::z(2 * t + j);
+        let s = Self::z(3 * t);
+        for q in 0..t {
+            self.op(&format!("vmovdqu64 {}, {}", ur(q), u(q)));
+        }
+        for k in 0..t {
+            self.op(&format!("vmovdqu64 {s}, {}", v(k)));
+            for q in 0..t {
+                self.op(&format!("vpmadd52luq {}, {}, {s}", w[q + k], ur(q)));
+                self.op(&format!("vpmadd52huq {}, {}, {s}", w[q + k + 1], ur(q)));
+            }
+        }
+    }
+
+    /// `k ↦` modulus digit `k0 + k` in memory.
+    fn n_mem_at(k0: usize) -> impl Fn(usize) -> String {
+        move |k| Self::n_mem(k0 + k)
+    }
+
+    /// The result's digits from the first `t` columns in `w` (each holding its share of the
+    /// carry below it): the carry moved up (into `w[t]` too when `up`), each digit masked and
+    /// stored from `[base + off]` on.
+    fn tiled_digits(&mut self, w: &[String], base: &str, off: usize, up: bool) {
+        let t = self.tile_size();
+        let sr = self.carry_shift();
+        let s = Self::z(3 * t);
+        for j in 0..t {
+            let x = &w[j];
+            let carry = j + 1 < t || up;
+            if carry {
+                self.op(&format!("{sr} {s}, {x}, 52"));
+            }
+            self.op(&format!(
+                "vpandq {x}, {x}, qword ptr [rsi + {LM52_OFF}]{{{{1to8}}}}"
+            ));
+            self.op(&format!(
+                "vmovdqu64 zmmword ptr [{base} + {}], {x}",
+                off + 64 * j
+            ));
+            if carry {
+                let nx = &w[j + 1];
+                self.op(&format!("vpaddq {nx}, {nx}, {s}"));
+            }
         }
     }
 
@@ -1623,8 +1811,12 @@ impl LaneGen {
     /// The product kernel: [rdi] = [r8]·[rcx]·R⁻¹ (the first factor copied to the scratch by
     /// the caller).
     fn mul(&mut self) {
-        self.product();
-        self.normalise_store("rdi");
+        if self.tiled {
+            self.tiled_reduce();
+        } else {
+            self.product();
+            self.normalise_store("rdi");
+        }
     }
 }
 
@@ -1846,6 +2038,13 @@ const KARATSUBA_FROM: usize = 14;
 /// slower; docs/performance.md, session twelve).
 const SCHOOLBOOK_DIGITS: [usize; 3] = [14, 15, 20];
 
+/// The digit counts that also have the tiled squarings (`tsqr_L`, `tsqrsel{G}_L`,
+/// [`LaneGen::tiled_reduce`]): where the rows' frame (`L + 2` positions) no longer fits the
+/// registers and spills, and the counts divide into tiles of 8 to 10 digits. At 20 digits,
+/// whose frame fits, the tiled reduction was level with the rows on the Sapphire Rapids
+/// class (docs/performance.md, session fourteen).
+const TILED_DIGITS: [usize; 5] = [27, 30, 32, 36, 40];
+
 /// Which squaring a lane generator writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Square {
@@ -1854,12 +2053,22 @@ enum Square {
     Standard,
     /// The whole square by schoolbook rows, then the reduction ([`LaneGen::full_square`]).
     Schoolbook,
+    /// The square as in the standard form at even counts (Karatsuba) and by schoolbook rows
+    /// at odd ones, then the reduction by tiles ([`LaneGen::tiled_reduce`]).
+    Tiled,
 }
 
 /// A lane generator for the squaring of `l` digits in the form `square`.
 fn lane_sqr_gen(l: usize, square: Square) -> LaneGen {
     let mut g = LaneGen::new(l, Kind::Sqr);
-    if square == Square::Schoolbook {
+    if square == Square::Tiled {
+        g.karatsuba_rows();
+        g.tiled = true;
+        if !l.is_multiple_of(2) {
+            assert!(l + 3 <= 32, "the schoolbook square's frame in registers");
+            g.full = true;
+        }
+    } else if square == Square::Schoolbook {
         assert!(l + 3 <= 32, "the schoolbook square's frame in registers");
         g.karatsuba_rows();
         g.full = true;
@@ -2125,6 +2334,7 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
         )
         .unwrap();
         schoolbook_kernels(&mut code, &clob, &sqrsel_clob);
+        tiled_kernels(&mut code, &clob, &sel_clob, &sqrsel_clob);
         mem_product_kernels(&mut code, &clob, &sel_clob);
     }
     fs::write(out, code).unwrap();
@@ -2194,6 +2404,125 @@ pub(super) const SCHOOLBOOK_MULTIPLY_ADDS: [usize; {len}] = [{counts}];
         ssqrsel = STITCH_GROUPS
             .iter()
             .map(|g| format!("[{}]", list(&|l| format!("ssqrsel{g}_{l}"))))
+            .collect::<Vec<_>>()
+            .join(", "),
+        counts = counts.join(", "),
+    )
+    .unwrap();
+}
+
+/// The tiled squarings and products (`tsqr_L`, `tsqrsel{G}_L`, `tmul_L`, `tmulsel_L` for
+/// [`TILED_DIGITS`]), their tables and multiply-add counts: the same contracts as `sqr_L`,
+/// `sqrsel{G}_L`, `mul_L` and `mulsel_L`.
+fn tiled_kernels(code: &mut String, clob: &str, sel_clob: &str, sqrsel_clob: &str) {
+    let mut counts = Vec::new();
+    for l in TILED_DIGITS {
+        let text = {
+            let mut g = lane_sqr_gen(l, Square::Tiled);
+            g.sqr();
+            g.s
+        };
+        let product = {
+            let mut g = LaneGen::new(l, Kind::Mul);
+            g.tiled = true;
+            g.mul();
+            g.s
+        };
+        counts.push(format!(
+            "[{}, {}]",
+            count_multiply_adds(&text, Kind::Sqr).0,
+            count_multiply_adds(&product, Kind::Mul).0
+        ));
+        let select = {
+            let mut g = LaneGen::new(l, Kind::Mul);
+            g.tiled = true;
+            g.select = true;
+            g.mul();
+            g.s
+        };
+        *code += &mulsel_wrapper(
+            &format!("tmulsel_{l}"),
+            &format!(
+                "/// [`mulsel_{l}`] with the multiplier selected first and the terms added by tiles as in
+/// [`tmul_{l}`] (the same results).
+///
+/// # Safety
+/// As for [`mulsel_{l}`]."
+            ),
+            &select,
+            sel_clob,
+        );
+        *code += &mul_wrapper(
+            &format!("tmul_{l}"),
+            &format!(
+                "/// [`mul_{l}`] with the product's and the reduction's terms added by tiles (the same
+/// results).
+///
+/// # Safety
+/// As for [`mul_{l}`]."
+            ),
+            &product,
+            clob,
+        );
+        *code += &sqr_wrapper(
+            &format!("tsqr_{l}"),
+            &format!(
+                "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+/// each reducing the square by tiles (the results of [`sqr_{l}`]).
+///
+/// # Safety
+/// As for [`sqr_{l}`]."
+            ),
+            &text,
+            clob,
+        );
+        for group in STITCH_GROUPS {
+            *code += &sqrsel_wrapper(
+                &format!("tsqrsel{group}_{l}"),
+                &format!(
+                    "/// [`sqrsel{group}_{l}`] with the squarings of [`tsqr_{l}`] (the same results).
+///
+/// # Safety
+/// As for [`sqrsel{group}_{l}`]."
+                ),
+                &lane_sqrsel_kernel(l, group, Square::Tiled),
+                sqrsel_clob,
+            );
+        }
+    }
+    let list = |f: &dyn Fn(usize) -> String| {
+        TILED_DIGITS
+            .iter()
+            .map(|&l| f(l))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    write!(
+        code,
+        "
+/// The digit counts that also have the tiled squarings.
+pub(super) const TILED_DIGITS: [usize; {len}] = {TILED_DIGITS:?};
+/// The tiled squarings, in [`TILED_DIGITS`]' order.
+pub(super) const TSQR: [unsafe fn(*mut u64, *const u64, *mut u64, usize); {len}] = [{tsqr}];
+/// The tiled selecting squarings: per group size in [`STITCH_GROUPS`], in [`TILED_DIGITS`]'
+/// order.
+pub(super) const TSQR_SEL: [[SqrSelFn; {len}]; {groups}] = [{tsqrsel}];
+/// The tiled products, in [`TILED_DIGITS`]' order.
+pub(super) const TMUL: [MulFn; {len}] = [{tmul}];
+/// The tiled selecting products, in [`TILED_DIGITS`]' order.
+pub(super) const TMUL_SEL: [MulSelFn; {len}] = [{tmulsel}];
+/// 512-bit multiply-adds in one tiled squaring and one tiled product, in [`TILED_DIGITS`]'
+/// order.
+pub(super) const TILED_MULTIPLY_ADDS: [[usize; 2]; {len}] = [{counts}];
+",
+        len = TILED_DIGITS.len(),
+        groups = STITCH_GROUPS.len(),
+        tsqr = list(&|l| format!("tsqr_{l}")),
+        tmul = list(&|l| format!("tmul_{l}")),
+        tmulsel = list(&|l| format!("tmulsel_{l}")),
+        tsqrsel = STITCH_GROUPS
+            .iter()
+            .map(|g| format!("[{}]", list(&|l| format!("tsqrsel{g}_{l}"))))
             .collect::<Vec<_>>()
             .join(", "),
         counts = counts.join(", "),

@@ -404,7 +404,7 @@ pub fn mont(data: &[u8]) {
 }
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
-/// one job (with each way of selecting a window's multiplier, either squaring form, either
+/// one job (with each way of selecting a window's multiplier, each squaring form, each
 /// product form), and the duo and pair forms with two (bases `a` and `b`, one modulus and
 /// exponent; the duo form also by square-and-multiply over the exponent taken as public).
 #[cfg(target_arch = "x86_64")]
@@ -439,6 +439,16 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             (ifma::LaneProduct::MemoryOperands, wide)
         } else {
             (ifma::LaneProduct::Registers, m52.clone())
+        };
+        // Or the tiled squaring and products, in 27 digits where the modulus fits (the
+        // schoolbook square, tiles of nine) and in 40 otherwise (Karatsuba's, tiles of ten).
+        let (square, product, lane_m52) = if sel >> 6 & 1 == 1 {
+            let tiled = ifma::Modulus52::new(&m, 27)
+                .or_else(|| ifma::Modulus52::new(&m, 40))
+                .expect("40 digits hold every fuzzed modulus");
+            (ifma::LaneSquare::Tiled, ifma::LaneProduct::Tiled, tiled)
+        } else {
+            (square, product, lane_m52)
         };
         for (w, select) in [
             (window, ifma::LaneSelect::Scan),

@@ -465,8 +465,9 @@ mod imp {
     /// fraction of the multiply-add bound. The selecting product reads the table of the
     /// production window at RSA's exponent sizes, so its row less the product's is the
     /// table scan; the selecting squaring (`2^w` entries over `w` squarings) less the
-    /// squaring is what the stitched selection costs per squaring; the schoolbook rows
-    /// and the memory-operand products (where compiled) are the other forms. These are the figures to
+    /// squaring is what the stitched selection costs per squaring; the schoolbook rows,
+    /// the tiled squarings and products and the memory-operand products (where compiled)
+    /// are the other forms. These are the figures to
     /// set beside another library's kernels timed the same way
     /// (`tools/peers/crypto_mb/kernel_bench.c` for Intel's crypto_mb at 20 digits).
     fn lane_kernel_rows(token: Token, ghz: f64, peak: f64) {
@@ -532,6 +533,21 @@ mod imp {
                     sb,
                 ));
             }
+            // The tiled squarings, where compiled.
+            if let Some([ts, tp]) = ifma::lane_tiled_multiply_adds(d) {
+                kernels.push(("tiled squaring", ifma::LaneKernel::TiledSquaring, ts));
+                kernels.push((
+                    "selecting tiled sq.",
+                    ifma::LaneKernel::SelectingTiledSquarings { window: sq_window },
+                    ts,
+                ));
+                kernels.push(("tiled product", ifma::LaneKernel::TiledProduct, tp));
+                kernels.push((
+                    "selecting tiled product",
+                    ifma::LaneKernel::SelectingTiledProduct { entries },
+                    tp,
+                ));
+            }
             let mut outs = vec![vec![0u64; l]; 8];
             let no_exps = vec![Vec::new(); 8];
             for (name, kernel, n_madds) in kernels {
@@ -544,11 +560,13 @@ mod imp {
                 let bound = n_madds as f64 / peak;
                 let name = match kernel {
                     ifma::LaneKernel::SelectingProduct { entries }
-                    | ifma::LaneKernel::SelectingMemoryOperandProduct { entries } => {
+                    | ifma::LaneKernel::SelectingMemoryOperandProduct { entries }
+                    | ifma::LaneKernel::SelectingTiledProduct { entries } => {
                         format!("{name} ({entries})")
                     }
                     ifma::LaneKernel::SelectingSquarings { window }
-                    | ifma::LaneKernel::SelectingSchoolbookSquarings { window } => {
+                    | ifma::LaneKernel::SelectingSchoolbookSquarings { window }
+                    | ifma::LaneKernel::SelectingTiledSquarings { window } => {
                         format!("{name} ({}/{window})", 1usize << window)
                     }
                     _ => name.to_string(),

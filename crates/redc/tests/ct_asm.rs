@@ -551,6 +551,14 @@ fn the_assembly_kernels_have_no_secret_dependent_branch_address_or_instruction()
         "{} memory-operand products found",
         count("lanes_asm::mmul")
     );
+    // The tiled squarings and products: plain and selecting, per digit count that has them.
+    let tiled = redc::mont::backend::ifma::TILED_DIGITS.len();
+    assert!(
+        count("lanes_asm::tsqr") >= (1 + groups) * tiled && count("lanes_asm::tmul") >= 2 * tiled,
+        "{} tiled squarings and {} tiled products found",
+        count("lanes_asm::tsqr"),
+        count("lanes_asm::tmul")
+    );
     // The schoolbook squarings: plain and selecting, per digit count that has them.
     assert!(
         count("lanes_asm::ssqr") >= (1 + groups) * schoolbook,

@@ -144,6 +144,12 @@ fn ifma_form(token: Token, form: &str, st: &Setup, m52: &Modulus52, class: usize
             Some(lanes(Stitched, Schoolbook, Registers))
         }
         "lanes, memory-operand products" => Some(lanes(Scan, Standard, MemoryOperands)),
+        "lanes, tiled squaring and products" => {
+            Some(lanes(Scan, LaneSquare::Tiled, LaneProduct::Tiled))
+        }
+        "lanes, tiled squaring and products, stitched selection" => {
+            Some(lanes(Stitched, LaneSquare::Tiled, LaneProduct::Tiled))
+        }
         _ => None,
     };
     match (lane_forms, form) {
@@ -249,8 +255,11 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
         // The same modulus in 14 digits (more than it needs, which is always correct): the
         // lane squaring's Karatsuba form, whose difference of halves takes a per-lane sign.
         let lanes14 = Modulus52::new(&st.m, 14).unwrap();
-        // And in 40 digits, for the products with memory operands.
+        // And in 40 digits, for the products with memory operands; in 30 (Karatsuba's square)
+        // and 27 (the schoolbook square) for the tiled forms.
         let lanes40 = Modulus52::new(&st.m, 40).unwrap();
+        let lanes30 = Modulus52::new(&st.m, 30).unwrap();
+        let lanes27 = Modulus52::new(&st.m, 27).unwrap();
         // Each duo width at its smallest count for these moduli (12 and 10 digits).
         let duo_at = |width: DuoWidth| {
             let need = ifma::digits_for_bits(BITS as usize);
@@ -266,6 +275,11 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ("lanes, schoolbook squaring", &lanes14),
             ("lanes, schoolbook squaring, stitched selection", &lanes14),
             ("lanes, memory-operand products", &lanes40),
+            ("lanes, tiled squaring and products", &lanes30),
+            (
+                "lanes, tiled squaring and products, stitched selection",
+                &lanes27,
+            ),
             ("pair", &lanes),
             ("duo", &duo),
             ("duo256", &duo256),

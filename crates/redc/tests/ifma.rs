@@ -880,7 +880,7 @@ fn lane_selection_follows_the_cpu_kinds_rule() {
 #[test]
 fn lane_squaring_form_follows_the_cpu_kinds_rule() {
     use redc::mont::backend::cpu::{CpuKind, Forms};
-    use redc::mont::backend::ifma::{lane_square_for, LaneSquare, SCHOOLBOOK_DIGITS};
+    use redc::mont::backend::ifma::{lane_square_for, LaneSquare, SCHOOLBOOK_DIGITS, TILED_DIGITS};
     // Schoolbook kernels exist only where the square's frame fits the registers.
     assert!(SCHOOLBOOK_DIGITS.iter().all(|&d| d + 3 <= 32));
     assert!(SCHOOLBOOK_DIGITS
@@ -894,9 +894,13 @@ fn lane_squaring_form_follows_the_cpu_kinds_rule() {
             0
         };
         assert_eq!(forms.lane_schoolbook_up_to, want, "{kind:?}");
+        // The tiled form from 27 digits on every kind.
+        assert_eq!(forms.lane_tiled_from, 27, "{kind:?}");
         for digits in ifma::COMPILED_DIGITS {
             let square = if digits <= want && SCHOOLBOOK_DIGITS.contains(&digits) {
                 LaneSquare::Schoolbook
+            } else if digits >= 27 && TILED_DIGITS.contains(&digits) {
+                LaneSquare::Tiled
             } else {
                 LaneSquare::Standard
             };
@@ -907,18 +911,22 @@ fn lane_squaring_form_follows_the_cpu_kinds_rule() {
             );
         }
     }
-    // On that kind, the schoolbook form runs at 20 digits and not above.
+    // On that kind, the schoolbook form runs at 20 digits and not above, the tiled one from
+    // 27 (RSA-4096's three primes) to 40; the Zen 4 keeps Karatsuba's rows at 20.
     let spr = Forms::of(CpuKind::IntelSapphireRapids);
     assert_eq!(lane_square_for(20, &spr), LaneSquare::Schoolbook);
-    assert_eq!(lane_square_for(27, &spr), LaneSquare::Standard);
-    assert_eq!(lane_square_for(40, &spr), LaneSquare::Standard);
+    assert_eq!(lane_square_for(27, &spr), LaneSquare::Tiled);
+    assert_eq!(lane_square_for(40, &spr), LaneSquare::Tiled);
+    let zen4 = Forms::of(CpuKind::Zen4);
+    assert_eq!(lane_square_for(20, &zen4), LaneSquare::Standard);
+    assert_eq!(lane_square_for(30, &zen4), LaneSquare::Tiled);
 }
 
 #[test]
 fn lane_product_form_follows_the_cpu_kinds_rule() {
     use redc::mont::backend::cpu::{CpuKind, Forms};
     use redc::mont::backend::ifma::{
-        lane_forms_for, lane_product_for, LaneProduct, MEM_PRODUCT_DIGITS,
+        lane_forms_for, lane_product_for, LaneProduct, MEM_PRODUCT_DIGITS, TILED_DIGITS,
     };
     assert!(MEM_PRODUCT_DIGITS
         .iter()
@@ -928,7 +936,9 @@ fn lane_product_form_follows_the_cpu_kinds_rule() {
         let on = kind == CpuKind::IntelSapphireRapids;
         assert_eq!(forms.lane_mem_products, on, "{kind:?}");
         for digits in ifma::COMPILED_DIGITS {
-            let product = if on && MEM_PRODUCT_DIGITS.contains(&digits) {
+            let product = if digits >= forms.lane_tiled_from && TILED_DIGITS.contains(&digits) {
+                LaneProduct::Tiled
+            } else if on && MEM_PRODUCT_DIGITS.contains(&digits) {
                 LaneProduct::MemoryOperands
             } else {
                 LaneProduct::Registers
@@ -942,6 +952,12 @@ fn lane_product_form_follows_the_cpu_kinds_rule() {
         }
     }
     let spr = Forms::of(CpuKind::IntelSapphireRapids);
-    assert_eq!(lane_product_for(40, &spr), LaneProduct::MemoryOperands);
+    assert_eq!(lane_product_for(40, &spr), LaneProduct::Tiled);
     assert_eq!(lane_product_for(20, &spr), LaneProduct::Registers);
+    // The memory-operand products run where the tiled form is not taken.
+    let no_tiles = Forms {
+        lane_tiled_from: usize::MAX,
+        ..spr
+    };
+    assert_eq!(lane_product_for(40, &no_tiles), LaneProduct::MemoryOperands);
 }

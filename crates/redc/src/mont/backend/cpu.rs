@@ -109,14 +109,28 @@
 //! and so does the window's best size: the model with the table's reads at 0.9 cycle per
 //! entry and digit gives the windows measured fastest with it (4 bits to 27 digits, 5 at 30).
 //!
-//! The lane squaring forms its square one of two ways before its rows reduce it
-//! ([`Forms::lane_schoolbook_up_to`], [`super::ifma::LaneSquare`]):
+//! The lane squaring forms its square one of two ways before its rows reduce it, or reduces
+//! it by tiles from 27 digits ([`Forms::lane_schoolbook_up_to`], [`Forms::lane_tiled_from`],
+//! [`super::ifma::LaneSquare`]):
 //!
 //! | kind | lane squaring |
 //! |---|---|
-//! | Intel Sapphire Rapids class | schoolbook rows at 14, 15 and 20 digits, the standard form elsewhere — measured |
-//! | AMD Zen 4 | the standard form: Karatsuba from 14 digits (even counts), doubled digits below and at odd counts — measured |
-//! | every other kind | the standard form — the form they had, not measured against the other |
+//! | Intel Sapphire Rapids class | schoolbook rows at 14, 15 and 20 digits, tiled from 27, the standard form elsewhere — measured |
+//! | AMD Zen 4 | the standard form: Karatsuba from 14 digits (even counts), doubled digits below and at odd counts — measured; tiled from 27 — reasoned |
+//! | every other kind | the standard form — the form they had, not measured against the other; tiled from 27 — reasoned |
+//!
+//! The tiled form (squarings and products, [`super::ifma::LaneProduct::Tiled`]): from 27
+//! digits the rows' frame of `L + 2` positions no longer fits the registers and spills
+//! (a load and a store per spilled position and row), and each row loads every digit for two
+//! multiply-adds. The tiled reduction keeps a window of twice a tile's columns in registers
+//! and multiplies a tile's 8–10 quotients (or digits of `a`) by each loaded digit. On the
+//! Sapphire Rapids class Xeon (model 167 with AMX), `ifma_bound`: squarings 14–20 % faster
+//! at 30 to 40 digits (765 against 948 ns at 40, 91–93 % of the multiply-add bound),
+//! products 18 % at 30 and 45 % at 40 (969 against 1,698 ns; 1,423 with memory operands);
+//! level at 20 digits, where the frame fits, and slower at 10. Batches of eight 3072- and
+//! 4096-bit signatures signed 30 and 37 % faster, three-prime 4096-bit keys (27 digits) 15 %
+//! (docs/performance.md, session fourteen). The other kinds take the tiled form by reasoning: it removes memory traffic
+//! and adds no vector arithmetic.
 //!
 //! The standard form's Karatsuba squaring was measured on the Zen 4 (family 25 model 17),
 //! where whole exponentiations of eight took 2.5–8 % less time from 14 to 40 digits than
@@ -135,12 +149,12 @@
 //! for every row, on every kind (2.5–5 % faster batches at 3072 and 4096 bits on the
 //! Sapphire Rapids class; only loads changed, so reasoned for the others).
 //!
-//! The lane products read their rows' digits one of two ways ([`Forms::lane_mem_products`],
-//! [`super::ifma::LaneProduct`]):
+//! Below the tiled form's counts, the lane products read their rows' digits one of two ways
+//! ([`Forms::lane_mem_products`], [`super::ifma::LaneProduct`]):
 //!
 //! | kind | lane product's digits |
 //! |---|---|
-//! | Intel Sapphire Rapids class | memory operands of the multiply-adds at 40 digits, loaded into registers elsewhere — measured |
+//! | Intel Sapphire Rapids class | memory operands of the multiply-adds at 40 digits (where the tiled form now runs instead), loaded into registers elsewhere — measured |
 //! | every other kind | loaded into registers — the form they had, not measured against the other |
 //!
 //! On the Sapphire Rapids class Xeon (model 167 with AMX) the lane product ran at 97–100 %
@@ -275,6 +289,10 @@ pub struct Forms {
     /// compiled, and in the standard form (Karatsuba or doubled digits) elsewhere (0: never;
     /// [`super::ifma::lane_square_for`]).
     pub lane_schoolbook_up_to: usize,
+    /// The lane form's squarings reduce by tiles ([`super::ifma::LaneSquare::Tiled`]) from
+    /// this many digits where that form is compiled (`usize::MAX`: never;
+    /// [`super::ifma::lane_square_for`]).
+    pub lane_tiled_from: usize,
     /// The lane form's products read their rows' digits as memory operands
     /// ([`super::ifma::LaneProduct::MemoryOperands`]) at the digit counts that have that
     /// form, and load them into registers elsewhere ([`super::ifma::lane_product_for`]).
@@ -351,6 +369,12 @@ impl Forms {
             IntelSapphireRapids => 20,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
         };
+        // Measured on the Sapphire Rapids class (squarings 14–20 % faster at 30 to 40 digits,
+        // products 15–45 %; batches of eight 3072- and 4096-bit signatures 30 and 37 %, three-
+        // prime 4096-bit keys 15 %). The other kinds take it unmeasured: it removes the rows'
+        // spilled frame (a load and a store per spilled position and row) and the loads of
+        // digits used for two multiply-adds, and adds no vector arithmetic.
+        let lane_tiled_from = 27;
         // Measured on the Sapphire Rapids class (the 40-digit product 23 % faster, batches of
         // eight 4096-bit signatures 5 %); the others keep the loads into registers, unmeasured.
         let lane_mem_products = matches!(kind, IntelSapphireRapids);
@@ -363,6 +387,7 @@ impl Forms {
             duo_sqr_by_product_up_to,
             lane_stitched_up_to,
             lane_schoolbook_up_to,
+            lane_tiled_from,
             lane_mem_products,
         }
     }

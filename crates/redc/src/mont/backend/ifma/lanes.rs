@@ -99,6 +99,12 @@ pub enum LaneProduct {
     /// a vector register. Compiled at [`MEM_PRODUCT_DIGITS`]; the other counts run
     /// [`LaneProduct::Registers`].
     MemoryOperands,
+    /// The product's and the reduction's terms added by tiles of 8–10 digits × as many in
+    /// column order (the tiled squaring's reduction, with the product's tiles in place of the
+    /// square's columns): no frame to spill, each loaded digit used for up to 20
+    /// multiply-adds; the product that reads its multiplier from a table reads it whole
+    /// first. Compiled at [`TILED_DIGITS`]; the other counts run [`LaneProduct::Registers`].
+    Tiled,
 }
 
 /// The digit counts with memory-operand products ([`LaneProduct::MemoryOperands`]).
@@ -106,10 +112,13 @@ pub const MEM_PRODUCT_DIGITS: [usize; lanes_asm::MEM_PRODUCT_DIGITS.len()] =
     lanes_asm::MEM_PRODUCT_DIGITS;
 
 /// The products' form the lane form runs at `digits` on a CPU whose forms are `forms`:
+/// [`LaneProduct::Tiled`] from [`Forms::lane_tiled_from`] digits where it is compiled, else
 /// [`LaneProduct::MemoryOperands`] where [`Forms::lane_mem_products`] is set and the form is
 /// compiled, else [`LaneProduct::Registers`].
 pub fn lane_product_for(digits: usize, forms: &Forms) -> LaneProduct {
-    if forms.lane_mem_products && MEM_PRODUCT_DIGITS.contains(&digits) {
+    if digits >= forms.lane_tiled_from && TILED_DIGITS.contains(&digits) {
+        LaneProduct::Tiled
+    } else if forms.lane_mem_products && MEM_PRODUCT_DIGITS.contains(&digits) {
         LaneProduct::MemoryOperands
     } else {
         LaneProduct::Registers
@@ -124,6 +133,11 @@ fn mem_product_index(l: usize, product: LaneProduct) -> Option<usize> {
         &MEM_PRODUCT_DIGITS,
         l,
     )
+}
+
+/// The index of `l` in [`TILED_DIGITS`] if `product` asks for the tiled form and `l` has it.
+fn tiled_product_index(l: usize, product: LaneProduct) -> Option<usize> {
+    position_if(product == LaneProduct::Tiled, &TILED_DIGITS, l)
 }
 
 /// The index of `l` in `list` if `wanted`.
@@ -144,18 +158,30 @@ pub enum LaneSquare {
     /// multiply-adds than Karatsuba's, about 160 fewer other vector operations at 20 digits.
     /// Compiled at [`SCHOOLBOOK_DIGITS`]; the other counts run [`LaneSquare::Standard`].
     Schoolbook,
+    /// The square as in the standard form (Karatsuba at even counts, schoolbook rows at odd
+    /// ones), then the reduction by tiles of 8–10 quotients × as many modulus digits in
+    /// column order, whose window of columns stays in registers where the rows' frame
+    /// (`L + 2` positions) spills to memory. Compiled at [`TILED_DIGITS`]; the other counts
+    /// run [`LaneSquare::Standard`].
+    Tiled,
 }
 
 /// The digit counts with schoolbook squarings ([`LaneSquare::Schoolbook`]).
 pub const SCHOOLBOOK_DIGITS: [usize; lanes_asm::SCHOOLBOOK_DIGITS.len()] =
     lanes_asm::SCHOOLBOOK_DIGITS;
 
+/// The digit counts with tiled squarings ([`LaneSquare::Tiled`]).
+pub const TILED_DIGITS: [usize; lanes_asm::TILED_DIGITS.len()] = lanes_asm::TILED_DIGITS;
+
 /// The squarings' form the lane form runs at `digits` on a CPU whose forms are `forms`:
 /// [`LaneSquare::Schoolbook`] up to [`Forms::lane_schoolbook_up_to`] digits where it is
-/// compiled, else [`LaneSquare::Standard`].
+/// compiled, [`LaneSquare::Tiled`] from [`Forms::lane_tiled_from`] digits where it is,
+/// else [`LaneSquare::Standard`].
 pub fn lane_square_for(digits: usize, forms: &Forms) -> LaneSquare {
     if digits <= forms.lane_schoolbook_up_to && SCHOOLBOOK_DIGITS.contains(&digits) {
         LaneSquare::Schoolbook
+    } else if digits >= forms.lane_tiled_from && TILED_DIGITS.contains(&digits) {
+        LaneSquare::Tiled
     } else {
         LaneSquare::Standard
     }
@@ -165,6 +191,11 @@ pub fn lane_square_for(digits: usize, forms: &Forms) -> LaneSquare {
 /// `l` has it.
 fn schoolbook_index(l: usize, square: LaneSquare) -> Option<usize> {
     position_if(square == LaneSquare::Schoolbook, &SCHOOLBOOK_DIGITS, l)
+}
+
+/// The index of `l` in [`TILED_DIGITS`] if `square` asks for the tiled form and `l` has it.
+fn tiled_index(l: usize, square: LaneSquare) -> Option<usize> {
+    position_if(square == LaneSquare::Tiled, &TILED_DIGITS, l)
 }
 
 /// The selection the lane form runs at `digits` on a CPU whose forms are `forms`:
@@ -385,9 +416,10 @@ unsafe fn lane_sqr(
         c as *const LaneConsts as *const u64,
         s.0.as_mut_ptr(),
     );
-    let kernel = match schoolbook_index(l, square) {
-        Some(i) => lanes_asm::SSQR[i],
-        None => lanes_asm::SQR[digit_index(l)],
+    let kernel = match (schoolbook_index(l, square), tiled_index(l, square)) {
+        (Some(i), _) => lanes_asm::SSQR[i],
+        (_, Some(i)) => lanes_asm::TSQR[i],
+        _ => lanes_asm::SQR[digit_index(l)],
     };
     // SAFETY: the caller's features and count; every buffer is as large as the kernels use.
     unsafe { kernel(x, c, s, count) }
@@ -413,9 +445,13 @@ unsafe fn lane_mul(
         a.as_ptr(),
         b.as_ptr(),
     );
-    let kernel = match mem_product_index(l, product) {
-        Some(i) => lanes_asm::MMUL[i],
-        None => lanes_asm::MUL[digit_index(l)],
+    let kernel = match (
+        mem_product_index(l, product),
+        tiled_product_index(l, product),
+    ) {
+        (Some(i), _) => lanes_asm::MMUL[i],
+        (_, Some(i)) => lanes_asm::TMUL[i],
+        _ => lanes_asm::MUL[digit_index(l)],
     };
     // SAFETY: as in `lane_sqr`.
     unsafe { kernel(o, c, s, b, a) }
@@ -460,9 +496,13 @@ unsafe fn lane_mul_select(
         table.as_ptr() as *const u64,
         a.as_ptr(),
     );
-    let kernel = match mem_product_index(l, product) {
-        Some(i) => lanes_asm::MMUL_SEL[i],
-        None => lanes_asm::MUL_SEL[digit_index(l)],
+    let kernel = match (
+        mem_product_index(l, product),
+        tiled_product_index(l, product),
+    ) {
+        (Some(i), _) => lanes_asm::MMUL_SEL[i],
+        (_, Some(i)) => lanes_asm::TMUL_SEL[i],
+        _ => lanes_asm::MUL_SEL[digit_index(l)],
     };
     // SAFETY: the caller's features and count; the table's entries are LaneNums, ENTRY_BYTES
     // apart (checked at compile time below), and the masks are set.
@@ -544,9 +584,10 @@ unsafe fn lane_sqr_select(
         table.as_ptr() as *const u64,
         sel.as_mut_ptr(),
     );
-    let kernel = match schoolbook_index(l, square) {
-        Some(i) => lanes_asm::SSQR_SEL[gi][i],
-        None => lanes_asm::SQR_SEL[gi][digit_index(l)],
+    let kernel = match (schoolbook_index(l, square), tiled_index(l, square)) {
+        (Some(i), _) => lanes_asm::SSQR_SEL[gi][i],
+        (_, Some(i)) => lanes_asm::TSQR_SEL[gi][i],
+        _ => lanes_asm::SQR_SEL[gi][digit_index(l)],
     };
     // SAFETY: the caller's features and count; the table's `group·count` entries are
     // LaneNums ENTRY_BYTES apart and the scratch holds a mask byte for each.
@@ -568,6 +609,13 @@ pub fn lane_multiply_adds(digits: usize) -> Option<[usize; 2]> {
 /// (one of [`SCHOOLBOOK_DIGITS`]), for eight numbers, counted in the generated code.
 pub fn lane_schoolbook_multiply_adds(digits: usize) -> Option<usize> {
     schoolbook_index(digits, LaneSquare::Schoolbook).map(|i| lanes_asm::SCHOOLBOOK_MULTIPLY_ADDS[i])
+}
+
+/// The multiply-adds one tiled squaring ([`LaneSquare::Tiled`]) and one tiled product
+/// ([`LaneProduct::Tiled`]) issue at `digits` (one of [`TILED_DIGITS`]), counted in the
+/// generated code: `[squaring, product]`, each for eight numbers.
+pub fn lane_tiled_multiply_adds(digits: usize) -> Option<[usize; 2]> {
+    tiled_index(digits, LaneSquare::Tiled).map(|i| lanes_asm::TILED_MULTIPLY_ADDS[i])
 }
 
 /// `dst = table[idx]` per lane (`idx`: one entry index per lane), `l` digits, reading every
@@ -711,11 +759,27 @@ pub enum LaneKernel {
         /// The window in bits.
         window: u32,
     },
+    /// [`LaneKernel::Squaring`] in the tiled form ([`LaneSquare::Tiled`]; the standard one
+    /// at counts without it).
+    TiledSquaring,
+    /// [`LaneKernel::SelectingSquarings`] in the tiled form.
+    SelectingTiledSquarings {
+        /// The window in bits.
+        window: u32,
+    },
     /// [`LaneKernel::Product`] with memory operands ([`LaneProduct::MemoryOperands`]; the
     /// registers' form at counts without it).
     MemoryOperandProduct,
     /// [`LaneKernel::SelectingProduct`] with memory operands.
     SelectingMemoryOperandProduct {
+        /// Table entries: `2^window`.
+        entries: usize,
+    },
+    /// [`LaneKernel::Product`] in the tiled form ([`LaneProduct::Tiled`]; the registers'
+    /// form at counts without it).
+    TiledProduct,
+    /// [`LaneKernel::SelectingProduct`] in the tiled form.
+    SelectingTiledProduct {
         /// Table entries: `2^window`.
         entries: usize,
     },
@@ -737,9 +801,19 @@ impl LaneKernel {
                 LaneKernel::SelectingSquarings { window },
                 with(Schoolbook, Registers),
             ),
+            LaneKernel::TiledSquaring => (LaneKernel::Squaring, with(LaneSquare::Tiled, Registers)),
+            LaneKernel::SelectingTiledSquarings { window } => (
+                LaneKernel::SelectingSquarings { window },
+                with(LaneSquare::Tiled, Registers),
+            ),
             LaneKernel::MemoryOperandProduct => {
                 (LaneKernel::Product, with(Standard, MemoryOperands))
             }
+            LaneKernel::TiledProduct => (LaneKernel::Product, with(Standard, LaneProduct::Tiled)),
+            LaneKernel::SelectingTiledProduct { entries } => (
+                LaneKernel::SelectingProduct { entries },
+                with(Standard, LaneProduct::Tiled),
+            ),
             LaneKernel::SelectingMemoryOperandProduct { entries } => (
                 LaneKernel::SelectingProduct { entries },
                 with(Standard, MemoryOperands),
@@ -815,9 +889,11 @@ unsafe fn run_lane_kernel_core(
     let (mut x, mut y) = (&mut first[0], &mut second[0]);
     let entries = match kernel {
         LaneKernel::SelectingProduct { entries }
-        | LaneKernel::SelectingMemoryOperandProduct { entries } => entries,
+        | LaneKernel::SelectingMemoryOperandProduct { entries }
+        | LaneKernel::SelectingTiledProduct { entries } => entries,
         LaneKernel::SelectingSquarings { window }
-        | LaneKernel::SelectingSchoolbookSquarings { window } => stitch_entries(
+        | LaneKernel::SelectingSchoolbookSquarings { window }
+        | LaneKernel::SelectingTiledSquarings { window } => stitch_entries(
             stitch_group(window).expect("checked by run_lane_kernel"),
             window,
         ),
@@ -828,19 +904,22 @@ unsafe fn run_lane_kernel_core(
     let idx: [u64; LANES] = core::array::from_fn(|u| (u % entries) as u64);
     match kernel {
         // The squarings in one kernel call, as the exponentiations make a window's.
-        // SAFETY: the caller's features and digit count; at least one squaring.
-        LaneKernel::Squaring | LaneKernel::SchoolbookSquaring if calls > 0 => unsafe {
-            lane_sqr(l, square, x, &c, &mut s, calls)
-        },
-        LaneKernel::Squaring | LaneKernel::SchoolbookSquaring => {}
-        LaneKernel::Product | LaneKernel::MemoryOperandProduct => {
+        LaneKernel::Squaring | LaneKernel::SchoolbookSquaring | LaneKernel::TiledSquaring => {
+            if calls > 0 {
+                // SAFETY: the caller's features and digit count; at least one squaring.
+                unsafe { lane_sqr(l, square, x, &c, &mut s, calls) }
+            }
+        }
+        LaneKernel::Product | LaneKernel::MemoryOperandProduct | LaneKernel::TiledProduct => {
             for _ in 0..calls {
                 // SAFETY: the caller's features and digit count.
                 unsafe { lane_mul(l, product, y, &c, &mut s, x, &rr) };
                 core::mem::swap(&mut x, &mut y);
             }
         }
-        LaneKernel::SelectingProduct { .. } | LaneKernel::SelectingMemoryOperandProduct { .. } => {
+        LaneKernel::SelectingProduct { .. }
+        | LaneKernel::SelectingMemoryOperandProduct { .. }
+        | LaneKernel::SelectingTiledProduct { .. } => {
             for _ in 0..calls {
                 // SAFETY: as above; the table has 1 to SELECT_ENTRIES entries.
                 unsafe { lane_mul_select(l, product, y, &c, &mut s, x, &table, &idx) };
@@ -848,7 +927,8 @@ unsafe fn run_lane_kernel_core(
             }
         }
         LaneKernel::SelectingSquarings { window }
-        | LaneKernel::SelectingSchoolbookSquarings { window } => {
+        | LaneKernel::SelectingSchoolbookSquarings { window }
+        | LaneKernel::SelectingTiledSquarings { window } => {
             let gi = stitch_group(window).expect("checked by run_lane_kernel");
             let mut sel = Zeroizing::new(LaneNum::ZERO);
             for _ in 0..calls / window as usize {
@@ -1003,8 +1083,16 @@ mod tests {
         let k = portable_kernel();
         let mut every = Vec::new();
         for select in [LaneSelect::Scan, LaneSelect::Stitched] {
-            for square in [LaneSquare::Standard, LaneSquare::Schoolbook] {
-                for product in [LaneProduct::Registers, LaneProduct::MemoryOperands] {
+            for square in [
+                LaneSquare::Standard,
+                LaneSquare::Schoolbook,
+                LaneSquare::Tiled,
+            ] {
+                for product in [
+                    LaneProduct::Registers,
+                    LaneProduct::MemoryOperands,
+                    LaneProduct::Tiled,
+                ] {
                     every.push(LaneForms {
                         select,
                         square,
@@ -1064,14 +1152,21 @@ mod tests {
                 LaneKernel::SchoolbookSquaring,
                 LaneKernel::SelectingSchoolbookSquarings { window: 4 },
                 LaneKernel::SelectingSchoolbookSquarings { window: 5 },
+                LaneKernel::TiledSquaring,
+                LaneKernel::SelectingTiledSquarings { window: 4 },
+                LaneKernel::SelectingTiledSquarings { window: 5 },
                 LaneKernel::MemoryOperandProduct,
                 LaneKernel::SelectingMemoryOperandProduct { entries: 32 },
                 LaneKernel::SelectingMemoryOperandProduct { entries: 3 },
+                LaneKernel::TiledProduct,
+                LaneKernel::SelectingTiledProduct { entries: 32 },
+                LaneKernel::SelectingTiledProduct { entries: 3 },
             ];
             for kernel in kernels {
                 let calls_list: Vec<u32> = match kernel {
                     LaneKernel::SelectingSquarings { window }
-                    | LaneKernel::SelectingSchoolbookSquarings { window } => {
+                    | LaneKernel::SelectingSchoolbookSquarings { window }
+                    | LaneKernel::SelectingTiledSquarings { window } => {
                         vec![0, window, 2 * window]
                     }
                     _ => (0..4).collect(),
@@ -1090,19 +1185,26 @@ mod tests {
                             LaneKernel::Squaring
                             | LaneKernel::SelectingSquarings { .. }
                             | LaneKernel::SchoolbookSquaring
-                            | LaneKernel::SelectingSchoolbookSquarings { .. } => {
+                            | LaneKernel::SelectingSchoolbookSquarings { .. }
+                            | LaneKernel::TiledSquaring
+                            | LaneKernel::SelectingTiledSquarings { .. } => {
                                 (&b * &r_inv % &n).modpow(&(BigUint::from(1u8) << calls), &n)
                             }
-                            LaneKernel::Product | LaneKernel::MemoryOperandProduct
+                            LaneKernel::Product
+                            | LaneKernel::MemoryOperandProduct
+                            | LaneKernel::TiledProduct
                                 if calls == 0 =>
                             {
                                 &b * &r_inv % &n
                             }
-                            LaneKernel::Product | LaneKernel::MemoryOperandProduct => {
+                            LaneKernel::Product
+                            | LaneKernel::MemoryOperandProduct
+                            | LaneKernel::TiledProduct => {
                                 &b * r.modpow(&BigUint::from(calls - 1), &n) % &n
                             }
                             LaneKernel::SelectingProduct { .. }
-                            | LaneKernel::SelectingMemoryOperandProduct { .. } => {
+                            | LaneKernel::SelectingMemoryOperandProduct { .. }
+                            | LaneKernel::SelectingTiledProduct { .. } => {
                                 (&b * &r_inv % &n).modpow(&BigUint::from(calls + 1), &n)
                             }
                         };
@@ -1244,7 +1346,8 @@ mod tests {
             let r = BigUint::from(1u32) << (52 * l);
             let squares = [(1usize, LaneSquare::Standard), (2, LaneSquare::Standard)]
                 .into_iter()
-                .chain([(1, LaneSquare::Schoolbook), (2, LaneSquare::Schoolbook)]);
+                .chain([(1, LaneSquare::Schoolbook), (2, LaneSquare::Schoolbook)])
+                .chain([(1, LaneSquare::Tiled), (2, LaneSquare::Tiled)]);
             for (count, square) in squares {
                 let mut y = x;
                 let mut s = LaneScratch([0; lanes_asm::SCRATCH_BYTES / 8]);

@@ -89,9 +89,10 @@ pub(in crate::mont::backend) use jobs::{
 pub use jobs::{lane_window_for, window_for, PowJob};
 pub use lanes::{
     digits_for, lane_forms_for, lane_multiply_adds, lane_product_for,
-    lane_schoolbook_multiply_adds, lane_select_for, lane_square_for, pow, pow_lanes, pow_lanes_in,
-    pow_lanes_public_vartime, run_lane_kernel, LaneForms, LaneKernel, LaneProduct, LaneSelect,
-    LaneSquare, COMPILED_DIGITS, MEM_PRODUCT_DIGITS, SCHOOLBOOK_DIGITS, STITCH_GROUP_SIZES,
+    lane_schoolbook_multiply_adds, lane_select_for, lane_square_for, lane_tiled_multiply_adds, pow,
+    pow_lanes, pow_lanes_in, pow_lanes_public_vartime, run_lane_kernel, LaneForms, LaneKernel,
+    LaneProduct, LaneSelect, LaneSquare, COMPILED_DIGITS, MEM_PRODUCT_DIGITS, SCHOOLBOOK_DIGITS,
+    STITCH_GROUP_SIZES, TILED_DIGITS,
 };
 pub use radix::{digits_for_bits, Modulus52};
 pub(in crate::mont::backend) use radix::{from_radix52, to_radix52};
