@@ -832,8 +832,8 @@ fn lane_window_follows_the_cpu_kinds_rule() {
             "{digits} digits"
         );
     }
-    // With the multiplier stored by the squarings (the Sapphire Rapids class up to 30 digits):
-    // 4 bits to 27 digits, 5 at 30; at 40 digits the kind's rule again.
+    // With the multiplier stored by the squarings (the Sapphire Rapids class up to 40 digits):
+    // 4 bits to 27 digits, 5 at 30 and 40.
     for (bits, digits, w) in [
         (512, 10, 4),
         (683, 14, 4),
@@ -857,7 +857,7 @@ fn lane_selection_follows_the_cpu_kinds_rule() {
     for kind in CpuKind::ALL {
         let forms = Forms::of(kind);
         let want = if kind == CpuKind::IntelSapphireRapids {
-            30
+            40
         } else {
             0
         };

@@ -93,7 +93,7 @@
 //!
 //! | kind | multiplier of a window's product |
 //! |---|---|
-//! | Intel Sapphire Rapids class | stored by the window's squarings up to 30 digits, read by the product above — measured |
+//! | Intel Sapphire Rapids class | stored by the window's squarings (up to 40 digits: every count) — measured |
 //! | AMD Zen 4 | read by the product — measured |
 //! | every other kind | read by the product — the form they had, not measured against the other |
 //!
@@ -101,7 +101,8 @@
 //! squaring 261 ns, one that also stores four entries' digits 292, the product 306 and the
 //! product that reads 16 entries itself 461, so a 4-bit window took 1,474 ns against 1,507;
 //! at 30 digits, with 5 bits, 4,070 against 4,378; at 40 digits the storing squaring took
-//! 1,676 ns against 1,107 and the scan stays. Batches of eight signed 3.9 / 5.4 / 2.9 % faster
+//! 1,676 ns against 1,107 with the rows' squarings (the tiled ones below store it for 60–80 ns more
+//! per squaring, and that kind now stores it at 40 digits too). Batches of eight signed 3.9 / 5.4 / 2.9 % faster
 //! at 1024 / 2048 / 3072 bits, three-prime keys 6.6 / 5.9 % at 2048 / 3072 bits (seven
 //! alternating rounds on one core, medians; docs/performance.md). On the Zen 4 (family 25
 //! model 17) the same stores, written into a stitched squaring in session seven, made whole
@@ -129,7 +130,9 @@
 //! products 18 % at 30 and 45 % at 40 (969 against 1,698 ns; 1,423 with memory operands);
 //! level at 20 digits, where the frame fits, and slower at 10. Batches of eight 3072- and
 //! 4096-bit signatures signed 30 and 37 % faster, three-prime 4096-bit keys (27 digits) 15 %
-//! (docs/performance.md, session fourteen). The other kinds take the tiled form by reasoning: it removes memory traffic
+//! (docs/performance.md, session fourteen). With these squarings the stored selection also
+//! won at 40 digits (batches 5.7 % faster than with the scan), so that kind stores it at
+//! every count. The other kinds take the tiled form by reasoning: it removes memory traffic
 //! and adds no vector arithmetic.
 //!
 //! The standard form's Karatsuba squaring was measured on the Zen 4 (family 25 model 17),
@@ -355,10 +358,11 @@ impl Forms {
             IntelIceLake | IntelSapphireRapids => 20,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelOther | Unknown => 12,
         };
-        // Measured on the Sapphire Rapids class (faster at 10 to 30 digits, slower at 40) and,
-        // in an earlier form, on Zen 4 (slower); the others keep the scan, unmeasured.
+        // Measured on the Sapphire Rapids class (faster at 10 to 30 digits; at 40 slower with
+        // the rows' squarings, 5.7 % faster with the tiled ones) and, in an earlier form, on
+        // Zen 4 (slower); the others keep the scan, unmeasured.
         let lane_stitched_up_to = match kind {
-            IntelSapphireRapids => 30,
+            IntelSapphireRapids => 40,
             Zen3 | Zen4 | Zen5 | AmdOther | IntelIceLake | IntelOther | Unknown => 0,
         };
         // Measured on the Sapphire Rapids class (5 % faster squarings at 20 digits, batches of
