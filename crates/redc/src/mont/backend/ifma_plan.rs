@@ -114,6 +114,11 @@ mod imp {
             }
         }
 
+        /// The number of primes (moduli) this plan was made for.
+        pub(crate) fn primes(&self) -> usize {
+            self.moduli.len()
+        }
+
         /// The two primes' duo moduli if [`LanePlan::pow_pair_public_vartime`] runs this plan.
         pub(crate) fn pair_public_moduli(&self) -> Option<&[Modulus52]> {
             self.duo
@@ -152,6 +157,36 @@ mod imp {
                 },
             ];
             pow_duo_public_vartime(token, &mut jobs, exp);
+        }
+
+        /// `outs[j] = bases[j]^exp mod` prime `primes[j]`'s modulus for any number of jobs,
+        /// eight per lane call, by the lanes' square-and-multiply over the public `exp`
+        /// (variable time in `exp` alone, constant time in the bases): the fault check of a
+        /// batch modulo the primes. `bases[j]` and `outs[j]` in that prime's limb count.
+        pub(crate) fn pow_lanes_public_vartime(
+            &self,
+            token: Token,
+            exp: &[u8],
+            primes: &[usize],
+            bases: &[&[u64]],
+            outs: &mut [Zeroizing<Vec<u64>>],
+        ) {
+            let calls = outs
+                .chunks_mut(LANES)
+                .zip(bases.chunks(LANES).zip(primes.chunks(LANES)));
+            for (outs, (bases, primes)) in calls {
+                let mut jobs: Vec<PowJob<'_>> = outs
+                    .iter_mut()
+                    .zip(bases.iter().zip(primes))
+                    .map(|(out, (&base, &p))| PowJob {
+                        out: &mut out[..],
+                        base,
+                        exp,
+                        modulus: &self.moduli[p],
+                    })
+                    .collect();
+                ifma::pow_lanes_public_vartime(token, &mut jobs, exp);
+            }
         }
 
         /// Fewer operations of `k` primes than this run faster as single operations (one

@@ -245,6 +245,19 @@ impl PublicPow {
         }
     }
 
+    /// Whether [`PublicPow::pow_many_vartime`] runs inputs side by side for this modulus (a
+    /// compiled lane digit count on the ifma backend).
+    pub fn runs_many(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.lanes.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
     /// Whether [`PublicPow::pow_vartime`] will run.
     pub fn is_prepared(&self) -> bool {
         #[cfg(target_arch = "x86_64")]

@@ -159,6 +159,52 @@ impl PowMany {
         let _ = (exp, bases, outs);
     }
 
+    /// Whether [`PowMany::pow_many_public_vartime`] runs for this preparation with `kernel`:
+    /// a backend that runs exponentiations modulo the primes side by side, eight at a time
+    /// (the IFMA lanes). `kernel` must be the key's.
+    pub fn runs_many_public(&self, kernel: &Kernel<u64>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let (true, Some(_), Some(_)) =
+            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
+        {
+            return true;
+        }
+        let _ = kernel;
+        false
+    }
+
+    /// `outs[j] = bases[j]^exp mod` the modulus of prime `j mod k` (`k` primes, in the order
+    /// this was prepared with), eight per call side by side, by square-and-multiply over the
+    /// public `exp`: variable time in `exp` alone, constant time in the bases. `bases[j]` is
+    /// below its modulus, in its limb count, and so is `outs[j]`; `kernel` is the key's.
+    ///
+    /// # Panics
+    ///
+    /// Unless [`PowMany::runs_many_public`] holds for `kernel`, `k` is the number of primes
+    /// prepared and `bases` and `outs` have one length (the caller's shapes).
+    pub fn pow_many_public_vartime(
+        &self,
+        exp: &[u8],
+        k: usize,
+        bases: &[&[u64]],
+        outs: &mut [Zeroizing<Vec<u64>>],
+        kernel: &Kernel<u64>,
+    ) {
+        assert!(
+            self.runs_many_public(kernel),
+            "side by side only where runs_many_public says so"
+        );
+        assert!(bases.len() == outs.len(), "one output per base");
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(plan), Some(token)) = (self.lanes.as_ref(), super::ifma::Token::get()) {
+            assert!(k == plan.primes(), "one job per prepared prime");
+            let primes: Vec<usize> = (0..bases.len()).map(|j| j % k).collect();
+            plan.pow_lanes_public_vartime(token, exp, &primes, bases, outs);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (exp, k, bases, outs);
+    }
+
     /// Test hook: every secret buffer.
     #[cfg(feature = "test-hooks")]
     pub(crate) fn for_each_secret_region(&self, f: &mut dyn FnMut(*const u8, usize)) {

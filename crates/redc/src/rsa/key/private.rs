@@ -20,7 +20,9 @@
 //!    [`Error::FaultDetected`] and nothing is released. Where the backend runs both primes'
 //!    exponentiations by `e` side by side (two-prime keys on the IFMA duo form, small primes:
 //!    `ifma_plan::PRIME_CHECK_DIGITS`), the same is asked modulo each prime, `m^e ≡ c (mod p)`
-//!    and `(mod q)`, from `c mod p`, `m mod p`, … reduced afresh for the check.
+//!    and `(mod q)`, from `c mod p`, `m mod p`, … reduced afresh for the check. A batch whose
+//!    `n` has no lane digit count but whose primes do (RSA-3072, RSA-4096) is checked the
+//!    same way, modulo every prime, all its results' exponentiations in the lanes.
 //!
 //! Every loop bound and address depends only on the limb counts (public); secret temporaries
 //! are zeroized. With a random number generator the operation is also base-blinded (the
@@ -146,11 +148,7 @@ impl RsaPrivateKey {
         let passed: Vec<Choice> = if let [m] = &ms[..] {
             vec![self.passes_check(&cs[0], m)]
         } else {
-            let checks = public.pow_e_batch(&ms);
-            cs.iter()
-                .zip(&checks)
-                .map(|(c, check)| nat::ct_eq(check, c))
-                .collect()
+            self.batch_passes(&cs, &ms)
         };
         for (j, &i) in index.iter().enumerate() {
             results[i] = self.release(passed[j], &ms[j]);
@@ -227,6 +225,55 @@ impl RsaPrivateKey {
         let mut check = Zeroizing::new(vec![0u64; c.len()]);
         public.pow_e(&mut check, m, &public.kernel());
         nat::ct_eq(&check, c)
+    }
+
+    /// Step 4's test for several results (`cs[j]`, `ms[j] < n` in `n`'s limb count): whether
+    /// `ms[j]^e mod n == cs[j]`, each compared in constant time. Where `n` has no lane digit
+    /// count but the primes do (RSA-3072 and RSA-4096: `mod n` would run one wide
+    /// exponentiation per result), modulo each prime instead, every result's reductions side
+    /// by side in the lanes, eight per call, `c mod r` and `m mod r` reduced afresh as in
+    /// [`RsaPrivateKey::passes_check`]; elsewhere modulo `n`, side by side where `n` has
+    /// lanes.
+    fn batch_passes(&self, cs: &[Zeroizing<Vec<u64>>], ms: &[Zeroizing<Vec<u64>>]) -> Vec<Choice> {
+        let public = self.public_key();
+        let kernel = self.kernel();
+        if public.public_pow.runs_many() || !self.pow.runs_many_public(&kernel) {
+            let checks = public.pow_e_batch(ms);
+            return cs
+                .iter()
+                .zip(&checks)
+                .map(|(c, check)| nat::ct_eq(check, c))
+                .collect();
+        }
+        let k = self.crt.len();
+        // Job j·k + i: result j modulo prime i.
+        let (mut bases, mut want) = (Vec::with_capacity(k * ms.len()), Vec::new());
+        for (c, m) in cs.iter().zip(ms) {
+            for pc in &self.crt {
+                let mut scratch = Zeroizing::new(pc.modulus.scratch());
+                for (x, to) in [(m, &mut bases), (c, &mut want)] {
+                    let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
+                    pc.reduce(&mut r, x, &kernel, &mut scratch);
+                    to.push(r);
+                }
+            }
+        }
+        let mut checks: Vec<Zeroizing<Vec<u64>>> = bases
+            .iter()
+            .map(|b| Zeroizing::new(vec![0u64; b.len()]))
+            .collect();
+        let refs: Vec<&[u64]> = bases.iter().map(|b| &b[..]).collect();
+        self.pow
+            .pow_many_public_vartime(&public.e_bytes, k, &refs, &mut checks, &kernel);
+        checks
+            .chunks(k)
+            .zip(want.chunks(k))
+            .map(|(got, want)| {
+                got.iter()
+                    .zip(want)
+                    .fold(Choice::from(1), |ok, (g, w)| ok & nat::ct_eq(g, w))
+            })
+            .collect()
     }
 
     /// `m` as `size()` bytes if `passed` (its fault check), else [`Error::FaultDetected`].
@@ -391,12 +438,65 @@ mod tests {
         }
     }
 
+    /// A batch checked modulo the primes (a modulus beyond the lanes' digit counts, primes
+    /// within them) refuses a result that is right modulo one prime only, in any position
+    /// and for any prime, and passes the others; without IFMA the same verdicts come from the
+    /// check modulo `n`.
+    #[test]
+    fn batch_fault_check_refuses_a_result_wrong_modulo_one_prime() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+        for primes in [2, 3] {
+            let key = RsaPrivateKey::new_multi_prime(&mut rng, 2176, primes).unwrap();
+            let kernel = key.kernel();
+            if kernel.lanes {
+                assert!(
+                    !key.public_key().public_pow.runs_many() && key.pow.runs_many_public(&kernel),
+                    "{primes} primes: the check modulo the primes runs"
+                );
+            }
+            let cs: Vec<Zeroizing<Vec<u64>>> = (1..6u8)
+                .map(|i| {
+                    let mut input = vec![i.wrapping_mul(0x5b); key.size()];
+                    input[0] = 0;
+                    key.public_key().read_input(&input).unwrap()
+                })
+                .collect();
+            let ms: Vec<Zeroizing<Vec<u64>>> = cs.iter().map(|c| key.crt_op(c, false)).collect();
+            let all = key.batch_passes(&cs, &ms);
+            assert!(all.iter().all(|&p| bool::from(p)), "{primes} primes");
+            for j in [0, 3] {
+                for (i, pc) in key.crt.iter().enumerate() {
+                    // m ± r: the same modulo r, another value modulo every other prime.
+                    let m = &ms[j];
+                    let mut r = vec![0u64; m.len()];
+                    r[..pc.modulus.limbs()].copy_from_slice(pc.modulus.n());
+                    let mut bad = ms.clone();
+                    if bool::from(nat::ct_lt(m, &r)) {
+                        nat::add_assign(&mut bad[j], &r);
+                    } else {
+                        nat::sub_assign(&mut bad[j], &r);
+                    }
+                    let got: Vec<bool> = key
+                        .batch_passes(&cs, &bad)
+                        .iter()
+                        .map(|&p| bool::from(p))
+                        .collect();
+                    let want: Vec<bool> = (0..cs.len()).map(|t| t != j).collect();
+                    assert_eq!(
+                        got, want,
+                        "{primes} primes: item {j} wrong except modulo {i}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Each item of a batch gets its own outcome: out-of-range inputs and faulted lanes fail
     /// alone, every other item is the single operation's result, with and without blinding.
     #[test]
     fn each_item_of_a_batch_has_its_own_result() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
-        for (bits, primes) in [(1024, 2), (1024, 3), (2048, 2)] {
+        for (bits, primes) in [(1024, 2), (1024, 3), (2048, 2), (2176, 2)] {
             let key = RsaPrivateKey::new_multi_prime(&mut rng, bits, primes).unwrap();
             let k = key.size();
             let n = key.n().to_be_bytes();
