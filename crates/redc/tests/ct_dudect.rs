@@ -335,6 +335,26 @@ fn exponentiations_show_no_timing_difference_between_secret_classes() {
             ifma_duo::pow_duo_public_vartime(token, &mut jobs, &[1, 0, 1]);
             black_box(&o0);
         });
+        // The lanes' public exponentiation (a batch's fault check: modulo `n` up to 2048-bit
+        // keys, modulo the primes above), eight bases as the class, at 30 digits, where the
+        // tiled kernels run.
+        let mut i = 0;
+        let name = "ifma lanes (public exponent, the bases as the class)";
+        check(name.into(), &mut rng, &mut |class| {
+            let base = base_of(class, &mut i, &one, &bases);
+            let mut outs = vec![vec![0u64; s]; ifma::LANES];
+            let mut jobs: Vec<PowJob<'_>> = outs
+                .iter_mut()
+                .map(|out| PowJob {
+                    out,
+                    base,
+                    exp: &[],
+                    modulus: &lanes30,
+                })
+                .collect();
+            ifma::pow_lanes_public_vartime(token, &mut jobs, &[1, 0, 1]);
+            black_box(&jobs[0].out);
+        });
     } else {
         common::skip_backend(Backend::Ifma, "ifma timing classes");
     }
