@@ -2447,7 +2447,8 @@ fn tiled_kernels(code: &mut String, clob: &str, sel_clob: &str, sqrsel_clob: &st
 /// [`tmul_{l}`] (the same results).
 ///
 /// # Safety
-/// As for [`mulsel_{l}`]."
+/// As for [`mulsel_{l}`]; `out` must not overlap `a` (its digits are written while `a`'s are
+/// still read)."
             ),
             &select,
             sel_clob,
@@ -2459,7 +2460,8 @@ fn tiled_kernels(code: &mut String, clob: &str, sel_clob: &str, sqrsel_clob: &st
 /// results).
 ///
 /// # Safety
-/// As for [`mul_{l}`]."
+/// As for [`mul_{l}`]; `out` must not overlap `a` or `b` (its digits are written while
+/// theirs are still read)."
             ),
             &product,
             clob,

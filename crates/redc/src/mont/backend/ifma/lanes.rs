@@ -453,7 +453,8 @@ unsafe fn lane_mul(
         (_, Some(i)) => lanes_asm::TMUL[i],
         _ => lanes_asm::MUL[digit_index(l)],
     };
-    // SAFETY: as in `lane_sqr`.
+    // SAFETY: as in `lane_sqr`; `out` is a `&mut` distinct from `a` and `b`, as the tiled
+    // products need.
     unsafe { kernel(o, c, s, b, a) }
 }
 
@@ -505,7 +506,8 @@ unsafe fn lane_mul_select(
         _ => lanes_asm::MUL_SEL[digit_index(l)],
     };
     // SAFETY: the caller's features and count; the table's entries are LaneNums, ENTRY_BYTES
-    // apart (checked at compile time below), and the masks are set.
+    // apart (checked at compile time below), and the masks are set; `out` is a `&mut`
+    // distinct from `a`.
     unsafe { kernel(o, c, s, t, a, table.len()) }
 }
 
