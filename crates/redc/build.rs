@@ -2345,46 +2345,11 @@ pub(super) const MUL_SEL: [MulSelFn; {len}] = [{mulsel}];
 fn schoolbook_kernels(code: &mut String, clob: &str, sqrsel_clob: &str) {
     let mut counts = Vec::new();
     for l in SCHOOLBOOK_DIGITS {
-        let text = {
-            let mut g = lane_sqr_gen(l, Square::Schoolbook);
-            g.sqr();
-            g.s
-        };
+        let does = "each forming the whole square by schoolbook rows before reducing it";
+        let text = squaring_kernels(code, "s", l, Square::Schoolbook, does, clob, sqrsel_clob);
         counts.push(count_multiply_adds(&text, Kind::Sqr).0.to_string());
-        *code += &sqr_wrapper(
-            &format!("ssqr_{l}"),
-            &format!(
-                "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
-/// each forming the whole square by schoolbook rows before reducing it (the results of
-/// [`sqr_{l}`]).
-///
-/// # Safety
-/// As for [`sqr_{l}`]."
-            ),
-            &text,
-            clob,
-        );
-        for group in STITCH_GROUPS {
-            *code += &sqrsel_wrapper(
-                &format!("ssqrsel{group}_{l}"),
-                &format!(
-                    "/// [`sqrsel{group}_{l}`] with the squarings of [`ssqr_{l}`] (the same results).
-///
-/// # Safety
-/// As for [`sqrsel{group}_{l}`]."
-                ),
-                &lane_sqrsel_kernel(l, group, Square::Schoolbook),
-                sqrsel_clob,
-            );
-        }
     }
-    let list = |f: &dyn Fn(usize) -> String| {
-        SCHOOLBOOK_DIGITS
-            .iter()
-            .map(|&l| f(l))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |f: &dyn Fn(usize) -> String| kernel_list(&SCHOOLBOOK_DIGITS, f);
     write!(
         code,
         "
@@ -2411,17 +2376,64 @@ pub(super) const SCHOOLBOOK_MULTIPLY_ADDS: [usize; {len}] = [{counts}];
     .unwrap();
 }
 
+/// The squaring of `l` digits in the form `square` as `{pre}sqr_{l}` (its doc says what the
+/// form does, `does`) and its selecting squarings `{pre}sqrsel{G}_{l}`, with the contracts of
+/// `sqr_L` and `sqrsel{G}_L`; returns the squaring's text.
+fn squaring_kernels(
+    code: &mut String,
+    pre: &str,
+    l: usize,
+    square: Square,
+    does: &str,
+    clob: &str,
+    sqrsel_clob: &str,
+) -> String {
+    let text = {
+        let mut g = lane_sqr_gen(l, square);
+        g.sqr();
+        g.s
+    };
+    *code += &sqr_wrapper(
+        &format!("{pre}sqr_{l}"),
+        &format!(
+            "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
+/// {does} (the results of [`sqr_{l}`]).
+///
+/// # Safety
+/// As for [`sqr_{l}`]."
+        ),
+        &text,
+        clob,
+    );
+    for group in STITCH_GROUPS {
+        *code += &sqrsel_wrapper(
+            &format!("{pre}sqrsel{group}_{l}"),
+            &format!(
+                "/// [`sqrsel{group}_{l}`] with the squarings of [`{pre}sqr_{l}`] (the same results).
+///
+/// # Safety
+/// As for [`sqrsel{group}_{l}`]."
+            ),
+            &lane_sqrsel_kernel(l, group, square),
+            sqrsel_clob,
+        );
+    }
+    text
+}
+
+/// `f(l)` for every count of `digits`, joined by commas: a kernel table's entries.
+fn kernel_list(digits: &[usize], f: &dyn Fn(usize) -> String) -> String {
+    digits.iter().map(|&l| f(l)).collect::<Vec<_>>().join(", ")
+}
+
 /// The tiled squarings and products (`tsqr_L`, `tsqrsel{G}_L`, `tmul_L`, `tmulsel_L` for
 /// [`TILED_DIGITS`]), their tables and multiply-add counts: the same contracts as `sqr_L`,
 /// `sqrsel{G}_L`, `mul_L` and `mulsel_L`.
 fn tiled_kernels(code: &mut String, clob: &str, sel_clob: &str, sqrsel_clob: &str) {
     let mut counts = Vec::new();
     for l in TILED_DIGITS {
-        let text = {
-            let mut g = lane_sqr_gen(l, Square::Tiled);
-            g.sqr();
-            g.s
-        };
+        let does = "each reducing the square by tiles";
+        let text = squaring_kernels(code, "t", l, Square::Tiled, does, clob, sqrsel_clob);
         let product = {
             let mut g = LaneGen::new(l, Kind::Mul);
             g.tiled = true;
@@ -2466,39 +2478,8 @@ fn tiled_kernels(code: &mut String, clob: &str, sel_clob: &str, sqrsel_clob: &st
             &product,
             clob,
         );
-        *code += &sqr_wrapper(
-            &format!("tsqr_{l}"),
-            &format!(
-                "/// `count ≥ 1` squarings of the lane-form number at `x` in place, {l} digits of 8 numbers,
-/// each reducing the square by tiles (the results of [`sqr_{l}`]).
-///
-/// # Safety
-/// As for [`sqr_{l}`]."
-            ),
-            &text,
-            clob,
-        );
-        for group in STITCH_GROUPS {
-            *code += &sqrsel_wrapper(
-                &format!("tsqrsel{group}_{l}"),
-                &format!(
-                    "/// [`sqrsel{group}_{l}`] with the squarings of [`tsqr_{l}`] (the same results).
-///
-/// # Safety
-/// As for [`sqrsel{group}_{l}`]."
-                ),
-                &lane_sqrsel_kernel(l, group, Square::Tiled),
-                sqrsel_clob,
-            );
-        }
     }
-    let list = |f: &dyn Fn(usize) -> String| {
-        TILED_DIGITS
-            .iter()
-            .map(|&l| f(l))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |f: &dyn Fn(usize) -> String| kernel_list(&TILED_DIGITS, f);
     write!(
         code,
         "
