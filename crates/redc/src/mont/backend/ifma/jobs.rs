@@ -158,11 +158,21 @@ pub(in crate::mont::backend) fn exp_digit_rows(
     );
     let digits = (elen * 8).div_ceil(window as usize);
     let mut rows = Zeroizing::new(vec![0u64; digits * slots]);
-    for (w, row) in rows.chunks_exact_mut(slots).enumerate() {
-        let lo = (digits - 1 - w) * window as usize;
-        for (u, e) in row.iter_mut().enumerate() {
-            let exp = jobs[slot_job(jobs.len(), u)].exp;
-            *e = u64::from(crate::exp::exp_bits(exp, lo, window));
+    let mask = (1u64 << window) - 1;
+    for u in 0..slots {
+        let exp = jobs[slot_job(jobs.len(), u)].exp;
+        // The exponent's bits from the least significant up, a byte at a time into `acc`
+        // (`have` bits of it valid), `window` of them per digit: every count here is public.
+        let mut bytes = exp.iter().rev();
+        let (mut acc, mut have) = (Zeroizing::new(0u64), 0u32);
+        for d in 0..digits {
+            while have < window {
+                *acc |= u64::from(bytes.next().copied().unwrap_or(0)) << have;
+                have += 8;
+            }
+            rows[(digits - 1 - d) * slots + u] = *acc & mask;
+            *acc >>= window;
+            have -= window;
         }
     }
     rows
