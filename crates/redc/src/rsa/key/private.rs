@@ -230,8 +230,8 @@ impl RsaPrivateKey {
     /// Step 4's test for several results (`cs[j]`, `ms[j] < n` in `n`'s limb count): whether
     /// `ms[j]^e mod n == cs[j]`, each compared in constant time. Where `n` has no lane digit
     /// count but the primes do (RSA-3072 and RSA-4096: `mod n` would run one wide
-    /// exponentiation per result), modulo each prime instead, every result's reductions side
-    /// by side in the lanes, eight per call, `c mod r` and `m mod r` reduced afresh as in
+    /// exponentiation per result), modulo each prime instead, every result's exponentiations
+    /// by `e` side by side in the lanes, eight per call, `c mod r` and `m mod r` reduced afresh as in
     /// [`RsaPrivateKey::passes_check`]; elsewhere modulo `n`, side by side where `n` has
     /// lanes.
     fn batch_passes(&self, cs: &[Zeroizing<Vec<u64>>], ms: &[Zeroizing<Vec<u64>>]) -> Vec<Choice> {
