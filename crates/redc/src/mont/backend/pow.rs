@@ -64,7 +64,7 @@ impl PowMany {
     /// the exponentiations run one after another, so that gathering operations gains nothing.
     pub fn operations_per_call(&self, k: usize, kernel: &Kernel<u64>) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if kernel.lanes && self.lanes.is_some() && super::ifma::Token::get().is_some() {
+        if self.lane_plan(kernel).is_some() {
             return (super::ifma::LANES / k.max(1)).max(1);
         }
         let _ = (k, kernel);
@@ -91,9 +91,7 @@ impl PowMany {
         assert!(k > 0 && bases.len() == outs.len(), "one output per base");
         let mut done = 0;
         #[cfg(target_arch = "x86_64")]
-        if let (true, Some(plan), Some(token)) =
-            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
-        {
+        if let Some((plan, token)) = self.lane_plan(kernel) {
             let jobs = outs.len();
             // A last call of few operations may run faster as single operations, each of its
             // own call (see `LanePlan::single_below`).
@@ -123,9 +121,7 @@ impl PowMany {
     /// key's.
     pub fn runs_pair_public(&self, kernel: &Kernel<u64>) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let (true, Some(plan), Some(_)) =
-            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
-        {
+        if let Some((plan, _)) = self.lane_plan(kernel) {
             return plan.pair_public_moduli().is_some();
         }
         let _ = kernel;
@@ -152,7 +148,7 @@ impl PowMany {
             "both primes side by side only where runs_pair_public says so"
         );
         #[cfg(target_arch = "x86_64")]
-        if let (Some(plan), Some(token)) = (self.lanes.as_ref(), super::ifma::Token::get()) {
+        if let Some((plan, token)) = self.lane_plan(kernel) {
             plan.pow_pair_public_vartime(token, exp, bases, outs);
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -164,9 +160,7 @@ impl PowMany {
     /// (the IFMA lanes). `kernel` must be the key's.
     pub fn runs_many_public(&self, kernel: &Kernel<u64>) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let (true, Some(_), Some(_)) =
-            (kernel.lanes, self.lanes.as_ref(), super::ifma::Token::get())
-        {
+        if self.lane_plan(kernel).is_some() {
             return true;
         }
         let _ = kernel;
@@ -196,13 +190,24 @@ impl PowMany {
         );
         assert!(bases.len() == outs.len(), "one output per base");
         #[cfg(target_arch = "x86_64")]
-        if let (Some(plan), Some(token)) = (self.lanes.as_ref(), super::ifma::Token::get()) {
+        if let Some((plan, token)) = self.lane_plan(kernel) {
             assert!(k == plan.primes(), "one job per prepared prime");
             let primes: Vec<usize> = (0..bases.len()).map(|j| j % k).collect();
             plan.pow_lanes_public_vartime(token, exp, &primes, bases, outs);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = (exp, k, bases, outs);
+    }
+
+    /// The lane plan and the proof of the CPU's IFMA, where `kernel` (the key's) runs the
+    /// IFMA lanes and the plan was made: the one condition every side-by-side call here asks.
+    #[cfg(target_arch = "x86_64")]
+    fn lane_plan(
+        &self,
+        kernel: &Kernel<u64>,
+    ) -> Option<(&super::ifma_plan::LanePlan, super::ifma::Token)> {
+        let plan = self.lanes.as_ref().filter(|_| kernel.lanes)?;
+        Some((plan, super::ifma::Token::get()?))
     }
 
     /// Test hook: every secret buffer.

@@ -41,6 +41,7 @@ use super::{PrivateMode, RsaPrivateKey};
 use crate::ct;
 use crate::exp::fixed;
 use crate::mont::backend::pow::SecretExp;
+use crate::mont::Kernel;
 use crate::nat;
 use crate::rsa::{Error, Result};
 
@@ -204,12 +205,7 @@ impl RsaPrivateKey {
         if let ([p, q], true) = (&self.crt[..], self.pow.runs_pair_public(&kernel)) {
             let mut reduced: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(4);
             for x in [c, m] {
-                for pc in [p, q] {
-                    let mut scratch = Zeroizing::new(pc.modulus.scratch());
-                    let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
-                    pc.reduce(&mut r, x, &kernel, &mut scratch);
-                    reduced.push(r);
-                }
+                self.push_mod_primes(x, &kernel, &mut reduced);
             }
             let mut checks = [
                 Zeroizing::new(vec![0u64; p.modulus.limbs()]),
@@ -249,14 +245,8 @@ impl RsaPrivateKey {
         // Job j·k + i: result j modulo prime i.
         let (mut bases, mut want) = (Vec::with_capacity(k * ms.len()), Vec::new());
         for (c, m) in cs.iter().zip(ms) {
-            for pc in &self.crt {
-                let mut scratch = Zeroizing::new(pc.modulus.scratch());
-                for (x, to) in [(m, &mut bases), (c, &mut want)] {
-                    let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
-                    pc.reduce(&mut r, x, &kernel, &mut scratch);
-                    to.push(r);
-                }
-            }
+            self.push_mod_primes(m, &kernel, &mut bases);
+            self.push_mod_primes(c, &kernel, &mut want);
         }
         let mut checks: Vec<Zeroizing<Vec<u64>>> = bases
             .iter()
@@ -274,6 +264,17 @@ impl RsaPrivateKey {
                     .fold(Choice::from(1), |ok, (g, w)| ok & nat::ct_eq(g, w))
             })
             .collect()
+    }
+
+    /// Appends `x mod rᵢ` for every prime `rᵢ` in order (each in its prime's limb count) to
+    /// `out`, by the chunked reduction of the module doc's step 1; constant time.
+    fn push_mod_primes(&self, x: &[u64], kernel: &Kernel<u64>, out: &mut Vec<Zeroizing<Vec<u64>>>) {
+        for pc in &self.crt {
+            let mut scratch = Zeroizing::new(pc.modulus.scratch());
+            let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
+            pc.reduce(&mut r, x, kernel, &mut scratch);
+            out.push(r);
+        }
     }
 
     /// `m` as `size()` bytes if `passed` (its fault check), else [`Error::FaultDetected`].
@@ -316,13 +317,7 @@ impl RsaPrivateKey {
         // Step 1: cᵢ = c mod rᵢ, job j = (input j / k, prime j % k).
         let mut cis: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(cs.len() * k);
         for c in cs {
-            for pc in &self.crt {
-                let s = pc.modulus.limbs();
-                let mut scratch = Zeroizing::new(pc.modulus.scratch());
-                let mut ci = Zeroizing::new(vec![0u64; s]);
-                pc.reduce(&mut ci, c, &kernel, &mut scratch);
-                cis.push(ci);
-            }
+            self.push_mod_primes(c, &kernel, &mut cis);
         }
 
         // Step 2: mᵢ = cᵢ^dᵢ mod rᵢ, in lanes where that pays, else one after another.
