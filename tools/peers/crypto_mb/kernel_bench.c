@@ -3,7 +3,10 @@
  * the squaring, four squarings with the next multiplier's extraction from two tables
  * stitched in, the product, the almost half product, and the whole exponentiation
  * EXP52x20_mb8 (no conversions; its eight results checked against OpenSSL's BN_mod_exp
- * first). `kernel_bench [ROUNDS]` prints the fastest nanoseconds per call of ROUNDS timings.
+ * first); then its 30- and 40-digit squaring and product (RSA-3072's and RSA-4096's
+ * primes), timed on eight random odd moduli of 1536 and 2048 bits and operands below them
+ * (timing only: the kernels' cost does not depend on the values). `kernel_bench [ROUNDS]`
+ * prints the fastest nanoseconds per call of ROUNDS timings.
  *
  * These are crypto_mb's internal functions, not its API: they are linked from the object
  * files of its build directory and declared here by hand, as the snapshot of
@@ -26,12 +29,38 @@ void AMS4x52x20_diagonal_stitched_with_extract_mb8(u64 *out, u64 *mulb, u64 *mul
 void ifma_amm52x20_mb8(u64 *out, const u64 *a, const u64 *b, const u64 *m, const u64 *k0);
 void ifma_ahmm52x20_mb8(u64 *out, const u64 *a, const u64 *b, const u64 *bx, const u64 *m,
                         const u64 *k0);
+void AMS52x30_diagonal_mb8(u64 *out, const u64 *a, const u64 *m, const u64 *k0);
+void ifma_amm52x30_mb8(u64 *out, const u64 *a, const u64 *b, const u64 *m, const u64 *k0);
+void AMS52x40_diagonal_mb8(u64 *out, const u64 *a, const u64 *m, const u64 *k0);
+void ifma_amm52x40_mb8(u64 *out, const u64 *a, const u64 *b, const u64 *m, const u64 *k0);
 void EXP52x20_mb8(u64 out[][8], const u64 base[][8], const u64 exp[][8], const u64 mod[][8],
                   const u64 to_mont[][8], const u64 k0[8], u64 work[][8]);
 
 static _Alignas(64) u64 m52[L][8], b52[L][8], rr52[L][8], e64[L64][8], out[L][8], k0[8];
 static _Alignas(64) u64 x[L][8], mb[L][8], mbx[L][8], tbl[E][L][8], tblx[E][L][8], idx[8];
 static _Alignas(64) u64 work[2 * L + L64 + 1 + 2 * E * L][8];
+
+static _Alignas(64) u64 wm[40][8], wx[40][8], wy[40][8], wk0[8];
+
+/* Eight random odd moduli of 52·d − 4 bits in wm (digits d and up zero), operands below
+ * them in wx and wy, and k0 = −m⁻¹ mod 2^52 per lane. */
+static void wide_operands(int d) {
+  for (int l = 0; l < 8; l++) {
+    for (int j = 0; j < 40; j++) {
+      u64 v = j < d ? (((u64)rand() << 31) ^ (u64)rand()) & ((1ULL << 52) - 1) : 0;
+      wm[j][l] = v;
+      wx[j][l] = v >> 1;
+      wy[j][l] = v >> 2;
+    }
+    wm[0][l] |= 1;
+    wm[d - 1][l] = (wm[d - 1][l] >> 4) | (1ULL << 47);
+    wx[d - 1][l] = wm[d - 1][l] >> 1;
+    wy[d - 1][l] = wm[d - 1][l] >> 2;
+    u64 inv = 1;
+    for (int i = 0; i < 6; i++) inv *= 2 - wm[0][l] * inv;
+    wk0[l] = (0 - inv) & ((1ULL << 52) - 1);
+  }
+}
 
 static double now_ns(void) {
   struct timespec t;
@@ -125,5 +154,17 @@ int main(int argc, char **argv) {
   printf("squaring %.1f ns, four stitched squarings %.1f ns (%.1f each), product %.1f ns, "
          "almost half product %.1f ns, exponentiation %.1f us\n",
          sq, st, st / 4, mul, ahmm, exp / 1000);
+  srand(1);
+  wide_operands(30);
+  double sq30 = BEST(rounds, 2000, AMS52x30_diagonal_mb8(&wx[0][0], &wx[0][0], &wm[0][0], wk0));
+  double mul30 =
+      BEST(rounds, 2000, ifma_amm52x30_mb8(&wx[0][0], &wx[0][0], &wy[0][0], &wm[0][0], wk0));
+  wide_operands(40);
+  double sq40 = BEST(rounds, 2000, AMS52x40_diagonal_mb8(&wx[0][0], &wx[0][0], &wm[0][0], wk0));
+  double mul40 =
+      BEST(rounds, 2000, ifma_amm52x40_mb8(&wx[0][0], &wx[0][0], &wy[0][0], &wm[0][0], wk0));
+  printf("30 digits: squaring %.1f ns, product %.1f ns; 40 digits: squaring %.1f ns, "
+         "product %.1f ns\n",
+         sq30, mul30, sq40, mul40);
   return 0;
 }
