@@ -477,16 +477,16 @@ unsafe fn lane_mul_select(
     idx: &[u64],
 ) {
     assert!(!table.is_empty() && table.len() <= lanes_asm::SELECT_ENTRIES);
-    let mut hits = Zeroizing::new([0u8; lanes_asm::SELECT_ENTRIES]);
-    entry_masks(idx, &mut hits[..table.len()]);
+    // The masks go straight into the scratch (zeroized with it): no copy of them elsewhere.
+    let want = lane_digits(idx);
     let ones = _mm512_set1_epi64(-1);
     let masks = &mut s.0[lanes_asm::MASK_OFFSET / 8..];
-    for (e, &hit) in hits[..table.len()].iter().enumerate() {
+    for e in 0..table.len() {
         // SAFETY: MASK_OFFSET + 64·SELECT_ENTRIES ≤ SCRATCH_BYTES (LANES words per mask).
         unsafe {
             _mm512_storeu_si512(
                 masks[LANES * e..].as_mut_ptr() as *mut _,
-                _mm512_maskz_mov_epi64(hit, ones),
+                _mm512_maskz_mov_epi64(entry_mask(want, e), ones),
             )
         };
     }
@@ -537,15 +537,28 @@ fn stitch_entries(gi: usize, window: u32) -> usize {
     lanes_asm::STITCH_GROUPS[gi] * window as usize
 }
 
+/// The window digits `idx` (one per lane) in a register, for [`entry_mask`].
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn lane_digits(idx: &[u64]) -> __m512i {
+    assert!(idx.len() >= LANES);
+    // SAFETY: `idx` has LANES words.
+    unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) }
+}
+
+/// Entry `e`'s lane mask for the window digits `want` ([`lane_digits`]): bit `u` is set where
+/// lane `u` wants entry `e`.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn entry_mask(want: __m512i, e: usize) -> __mmask8 {
+    _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64))
+}
+
 /// Each entry's lane mask for the window digits `idx` (one per lane): bit `u` of `masks[e]` is
 /// set where lane `u` wants entry `e`, for every `e < masks.len()`.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn entry_masks(idx: &[u64], masks: &mut [u8]) {
-    assert!(idx.len() >= LANES);
-    // SAFETY: `idx` has LANES words.
-    let want = unsafe { _mm512_loadu_si512(idx.as_ptr() as *const _) };
+    let want = lane_digits(idx);
     for (e, m) in masks.iter_mut().enumerate() {
-        *m = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(e as i64));
+        *m = entry_mask(want, e);
     }
 }
 
@@ -572,12 +585,19 @@ unsafe fn lane_sqr_select(
 ) {
     let entries = stitch_entries(gi, count as u32);
     assert!(count >= 1 && table.len() >= entries && entries <= 64);
-    // One mask byte per entry, into the scratch (zeroized with it) where the kernel reads them.
-    let mut masks = Zeroizing::new([0u8; 64]);
-    entry_masks(idx, &mut masks[..entries]);
+    // One mask byte per entry (zero past `entries`), straight into the scratch where the
+    // kernel reads them: zeroized with it, no copy of them elsewhere to clear per window.
+    let want = lane_digits(idx);
     let at = lanes_asm::SEL_MASK_OFFSET / 8;
-    for (word, bytes) in s.0[at..at + 8].iter_mut().zip(masks.chunks_exact(8)) {
-        *word = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+    for (w, word) in s.0[at..at + 8].iter_mut().enumerate() {
+        let mut bytes = 0u64;
+        for b in 0..8 {
+            let e = 8 * w + b;
+            if e < entries {
+                bytes |= (entry_mask(want, e) as u64) << (8 * b);
+            }
+        }
+        *word = bytes;
     }
     let (xp, cp, sp, tp, selp) = (
         x.as_mut_ptr(),
