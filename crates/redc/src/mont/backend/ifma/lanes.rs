@@ -140,6 +140,21 @@ fn tiled_product_index(l: usize, product: LaneProduct) -> Option<usize> {
     position_if(product == LaneProduct::Tiled, &TILED_DIGITS, l)
 }
 
+/// A kernel from one kind's three tables: `first.1[i]` where `first.0` is `Some(i)` (the
+/// asked form has `l`: memory operands or schoolbook), else `tiled.1[i]` likewise, else
+/// `standard[...]` at `l`'s place in [`COMPILED_DIGITS`].
+fn form_kernel<F: Copy>(
+    l: usize,
+    first: (Option<usize>, &[F]),
+    tiled: (Option<usize>, &[F]),
+    standard: &[F],
+) -> F {
+    match (first, tiled) {
+        ((Some(i), kernels), _) | (_, (Some(i), kernels)) => kernels[i],
+        _ => standard[digit_index(l)],
+    }
+}
+
 /// The index of `l` in `list` if `wanted`.
 fn position_if(wanted: bool, list: &[usize], l: usize) -> Option<usize> {
     list.iter().position(|&d| wanted && d == l)
@@ -416,11 +431,12 @@ unsafe fn lane_sqr(
         c as *const LaneConsts as *const u64,
         s.0.as_mut_ptr(),
     );
-    let kernel = match (schoolbook_index(l, square), tiled_index(l, square)) {
-        (Some(i), _) => lanes_asm::SSQR[i],
-        (_, Some(i)) => lanes_asm::TSQR[i],
-        _ => lanes_asm::SQR[digit_index(l)],
-    };
+    let kernel = form_kernel(
+        l,
+        (schoolbook_index(l, square), &lanes_asm::SSQR),
+        (tiled_index(l, square), &lanes_asm::TSQR),
+        &lanes_asm::SQR,
+    );
     // SAFETY: the caller's features and count; every buffer is as large as the kernels use.
     unsafe { kernel(x, c, s, count) }
 }
@@ -445,14 +461,12 @@ unsafe fn lane_mul(
         a.as_ptr(),
         b.as_ptr(),
     );
-    let kernel = match (
-        mem_product_index(l, product),
-        tiled_product_index(l, product),
-    ) {
-        (Some(i), _) => lanes_asm::MMUL[i],
-        (_, Some(i)) => lanes_asm::TMUL[i],
-        _ => lanes_asm::MUL[digit_index(l)],
-    };
+    let kernel = form_kernel(
+        l,
+        (mem_product_index(l, product), &lanes_asm::MMUL),
+        (tiled_product_index(l, product), &lanes_asm::TMUL),
+        &lanes_asm::MUL,
+    );
     // SAFETY: as in `lane_sqr`; `out` is a `&mut` distinct from `a` and `b`, as the tiled
     // products need.
     unsafe { kernel(o, c, s, b, a) }
@@ -497,14 +511,12 @@ unsafe fn lane_mul_select(
         table.as_ptr() as *const u64,
         a.as_ptr(),
     );
-    let kernel = match (
-        mem_product_index(l, product),
-        tiled_product_index(l, product),
-    ) {
-        (Some(i), _) => lanes_asm::MMUL_SEL[i],
-        (_, Some(i)) => lanes_asm::TMUL_SEL[i],
-        _ => lanes_asm::MUL_SEL[digit_index(l)],
-    };
+    let kernel = form_kernel(
+        l,
+        (mem_product_index(l, product), &lanes_asm::MMUL_SEL),
+        (tiled_product_index(l, product), &lanes_asm::TMUL_SEL),
+        &lanes_asm::MUL_SEL,
+    );
     // SAFETY: the caller's features and count; the table's entries are LaneNums, ENTRY_BYTES
     // apart (checked at compile time below), and the masks are set; `out` is a `&mut`
     // distinct from `a`.
@@ -606,11 +618,12 @@ unsafe fn lane_sqr_select(
         table.as_ptr() as *const u64,
         sel.as_mut_ptr(),
     );
-    let kernel = match (schoolbook_index(l, square), tiled_index(l, square)) {
-        (Some(i), _) => lanes_asm::SSQR_SEL[gi][i],
-        (_, Some(i)) => lanes_asm::TSQR_SEL[gi][i],
-        _ => lanes_asm::SQR_SEL[gi][digit_index(l)],
-    };
+    let kernel = form_kernel(
+        l,
+        (schoolbook_index(l, square), &lanes_asm::SSQR_SEL[gi]),
+        (tiled_index(l, square), &lanes_asm::TSQR_SEL[gi]),
+        &lanes_asm::SQR_SEL[gi],
+    );
     // SAFETY: the caller's features and count; the table's `group·count` entries are
     // LaneNums ENTRY_BYTES apart and the scratch holds a mask byte for each.
     unsafe { kernel(xp, cp, sp, count, tp, selp) }
