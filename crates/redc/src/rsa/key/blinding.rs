@@ -6,17 +6,25 @@
 //! passes a random number generator (`sign_with_rng`, `decrypt_blinded`, the `rng` argument
 //! of [`RsaPrivateKey::raw_private`]).
 //!
-//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹) mod n` needs a modular inversion (see [`fresh_pair`]), so, as
+//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹)` needs a modular inversion (see [`fresh_pair`]), so, as
 //! OpenSSL's `BN_BLINDING` does, a key keeps one pair and squares both halves after each use
-//! (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`: two Montgomery squarings), drawing a fresh `t` every
-//! [`REFRESH`] uses. Per operation that is four Montgomery products modulo `n` (apply, remove,
-//! two squarings), about 0.6 % of a 2048-bit signature, plus a fresh pair every [`REFRESH`]
-//! operations (`examples/blinding_cost.rs` measures the total).
+//! (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`), drawing a fresh `t` every [`REFRESH`] uses.
+//!
+//! The pair is kept in CRT form: `A mod rᵢ` and `Aᵢ mod rᵢ` for every prime `rᵢ`, each in
+//! Montgomery form modulo its prime. The operation already reduces `c` modulo every prime, so
+//! the blinding is one product per prime before the exponentiations (`cᵢ·tᵉ mod rᵢ`), the
+//! unblinding one per prime after them (`mᵢ·t⁻¹ mod rᵢ`, before Garner's recombination, since
+//! `(cᵢ·tᵉ)^dᵢ ≡ cᵢ^dᵢ·t (mod rᵢ)`), and the update two squarings per prime: for two primes
+//! eight products of half the limbs, about half the work of the four products modulo `n`
+//! the pair costs when kept modulo `n`. The fault check is unchanged: it tests the released
+//! result against `c` itself, so it also catches a fault in the pair or in its products. The
+//! non-CRT mode (for measurement) recombines the pair modulo `n` each time it is used.
+//! `examples/blinding_cost.rs` measures what blinding adds to a signature, fresh pairs included.
 //!
 //! [`fresh_pair`]: RsaPrivateKey::fresh_pair
 //!
 //! The pair lives behind a mutex (with the `std` feature); concurrent private operations on one
-//! key wait only for the two squarings, or for a refresh. Without `std` every blinded operation
+//! key wait only for the squarings, or for a refresh. Without `std` every blinded operation
 //! draws its own pair. A cloned key starts without a pair. The pair is secret: its buffers are
 //! zeroized when replaced or dropped.
 
@@ -34,17 +42,16 @@ use crate::rsa::{Error, Result};
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) const REFRESH: u32 = 32;
 
-/// A blinding pair in the Montgomery domain of `n`: `a = tᵉ·R mod n`, `ai = t⁻¹·R mod n`.
-struct Pair {
-    a: Zeroizing<Vec<u64>>,
-    ai: Zeroizing<Vec<u64>>,
+/// A blinding pair in CRT form: for prime `i` of the key (the key's order), `a[i] = tᵉ·Rᵢ mod
+/// rᵢ` and `ai[i] = t⁻¹·Rᵢ mod rᵢ`, `Rᵢ` the Montgomery radix of the prime's modulus.
+#[derive(Clone)]
+pub(crate) struct Pair {
+    a: Vec<Zeroizing<Vec<u64>>>,
+    ai: Vec<Zeroizing<Vec<u64>>>,
     /// Operations blinded with this pair so far (without `std` every pair is used once).
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     uses: u32,
 }
-
-/// A blinded input and the factor that unblinds its result (see [`RsaPrivateKey::blind`]).
-pub(crate) type Blinded = (Zeroizing<Vec<u64>>, Zeroizing<Vec<u64>>);
 
 /// A key's cached blinding pair (see the module documentation).
 #[derive(Default)]
@@ -68,8 +75,9 @@ impl BlindingCache {
         {
             let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(p) = slot.as_ref() {
-                f(p.a.as_ptr() as *const u8, p.a.len() * 8);
-                f(p.ai.as_ptr() as *const u8, p.ai.len() * 8);
+                for x in p.a.iter().chain(&p.ai) {
+                    f(x.as_ptr() as *const u8, x.len() * 8);
+                }
             }
         }
         #[cfg(not(feature = "std"))]
@@ -86,37 +94,82 @@ impl RsaPrivateKey {
         c: &[u64],
         mode: PrivateMode,
     ) -> Result<Zeroizing<Vec<u64>>> {
-        let (cb, ai) = self.blind(rng, c)?;
-        let mb = self.unblinded_op(&cb, mode);
-        Ok(self.unblind(&mb, &ai))
+        let pair = self.blinding_pair(rng)?;
+        Ok(match mode {
+            PrivateMode::Crt => {
+                let mut ms = self.crt_ops(&[c], &[], &[Some(pair)]);
+                ms.pop().expect("one result per input")
+            }
+            PrivateMode::NonCrt => {
+                let m = self.public_key().modulus();
+                let k = self.kernel();
+                let mut scratch = Zeroizing::new(m.scratch());
+                let (a, ai) = self.pair_mod_n(&pair);
+                // REDC(c, tᵉ·R) = c·tᵉ mod n, and REDC(m·t, t⁻¹·R) = m.
+                let mut cb = Zeroizing::new(vec![0u64; m.limbs()]);
+                (k.mul)(&mut cb, c, &a, m.n(), m.n0(), &mut scratch);
+                let mb = self.unblinded_op(&cb, mode);
+                let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
+                (k.mul)(&mut out, &mb, &ai, m.n(), m.n0(), &mut scratch);
+                out
+            }
+        })
     }
 
-    /// `(c·tᵉ mod n, t⁻¹·R mod n)` for this operation's blinding pair; `c < n` in `n`'s limb
-    /// count. [`RsaPrivateKey::unblind`] with the second undoes the blinding of the result.
-    pub(crate) fn blind(&self, rng: &mut dyn CryptoRngCore, c: &[u64]) -> Result<Blinded> {
-        let Pair { a, ai, .. } = self.blinding_pair(rng)?;
+    /// `cs[i] ← cs[i]·tᵉ mod rᵢ` for the parts `cs[i] = c mod rᵢ` of one input (the key's
+    /// prime order): the blinding of step 2's bases.
+    pub(crate) fn blind_parts(&self, pair: &Pair, cs: &mut [Zeroizing<Vec<u64>>]) {
+        self.mul_parts(&pair.a, cs);
+    }
+
+    /// `ms[i] ← ms[i]·t⁻¹ mod rᵢ` for the blinded results `ms[i] = (c·tᵉ)^dᵢ mod rᵢ` of one
+    /// input: their unblinding, before Garner's recombination.
+    pub(crate) fn unblind_parts(&self, pair: &Pair, ms: &mut [Zeroizing<Vec<u64>>]) {
+        self.mul_parts(&pair.ai, ms);
+    }
+
+    /// `xs[i] ← REDC(xs[i], fs[i])` modulo prime `i` (`fs[i]` in Montgomery form: the plain
+    /// product).
+    fn mul_parts(&self, fs: &[Zeroizing<Vec<u64>>], xs: &mut [Zeroizing<Vec<u64>>]) {
+        let k = self.kernel();
+        for ((pc, f), x) in self.crt.iter().zip(fs).zip(xs) {
+            let m = &pc.modulus;
+            let mut scratch = Zeroizing::new(m.scratch());
+            let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
+            (k.mul)(&mut out, x, f, m.n(), m.n0(), &mut scratch);
+            x.copy_from_slice(&out);
+        }
+    }
+
+    /// The pair modulo `n`, in Montgomery form modulo `n`: `(tᵉ·R, t⁻¹·R)` (for the non-CRT
+    /// mode), by Garner's recombination of the plain parts.
+    fn pair_mod_n(&self, pair: &Pair) -> (Zeroizing<Vec<u64>>, Zeroizing<Vec<u64>>) {
         let m = self.public_key().modulus();
         let k = self.kernel();
         let mut scratch = Zeroizing::new(m.scratch());
-        // REDC(c, tᵉ·R) = c·tᵉ mod n.
-        let mut cb = Zeroizing::new(vec![0u64; m.limbs()]);
-        (k.mul)(&mut cb, c, &a, m.n(), m.n0(), &mut scratch);
-        Ok((cb, ai))
-    }
-
-    /// `m` from `mb = (c·tᵉ)^d = m·t` and `ai = t⁻¹·R`: `REDC(m·t, t⁻¹·R) = m`.
-    pub(crate) fn unblind(&self, mb: &[u64], ai: &[u64]) -> Zeroizing<Vec<u64>> {
-        let m = self.public_key().modulus();
-        let k = self.kernel();
-        let mut scratch = Zeroizing::new(m.scratch());
-        let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
-        (k.mul)(&mut out, mb, ai, m.n(), m.n0(), &mut scratch);
-        out
+        let mut whole = |parts: &[Zeroizing<Vec<u64>>]| {
+            let plain: Vec<Zeroizing<Vec<u64>>> = self
+                .crt
+                .iter()
+                .zip(parts)
+                .map(|(pc, x)| {
+                    let mut s = Zeroizing::new(pc.modulus.scratch());
+                    let mut out = Zeroizing::new(vec![0u64; x.len()]);
+                    pc.modulus.from_mont(&mut out, x, &k, &mut s);
+                    out
+                })
+                .collect();
+            let v = self.garner(&plain, m.limbs());
+            let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
+            m.to_mont(&mut out, &v, &k, &mut scratch);
+            out
+        };
+        (whole(&pair.a), whole(&pair.ai))
     }
 
     /// The pair for this operation: the cached one (squared in the cache for the next use),
     /// or a fresh one when there is none yet or it has been used [`REFRESH`] times.
-    fn blinding_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
+    pub(crate) fn blinding_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
         #[cfg(feature = "std")]
         {
             // A poisoned lock only means another thread panicked mid-update: draw a new pair.
@@ -131,17 +184,14 @@ impl RsaPrivateKey {
                 // A used-up pair is dropped here (and zeroized).
                 _ => slot.insert(self.fresh_pair(rng)?),
             };
-            let current = Pair {
-                a: pair.a.clone(),
-                ai: pair.ai.clone(),
-                uses: pair.uses,
-            };
-            let public = self.public_key();
-            let m = public.modulus();
+            let current = pair.clone();
             let k = self.kernel();
-            let mut scratch = Zeroizing::new(m.scratch());
-            (k.sqr)(&mut pair.a, &current.a, m.n(), m.n0(), &mut scratch);
-            (k.sqr)(&mut pair.ai, &current.ai, m.n(), m.n0(), &mut scratch);
+            for (i, pc) in self.crt.iter().enumerate() {
+                let m = &pc.modulus;
+                let mut scratch = Zeroizing::new(m.scratch());
+                (k.sqr)(&mut pair.a[i], &current.a[i], m.n(), m.n0(), &mut scratch);
+                (k.sqr)(&mut pair.ai[i], &current.ai[i], m.n(), m.n0(), &mut scratch);
+            }
             pair.uses += 1;
             Ok(current)
         }
@@ -156,6 +206,7 @@ impl RsaPrivateKey {
     /// `BN_mod_inverse_blinded`): the binary extended Euclidean algorithm, variable time, only
     /// ever sees `t·u mod n`, a uniformly random number independent of `t`, and the public `n`;
     /// `u` is used once and zeroized. The Euclid takes about `2·bits(n)/31` word-batched steps.
+    /// `tᵉ` and `t⁻¹` are then reduced modulo every prime (constant time).
     fn fresh_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
         let public = self.public_key();
         let m = public.modulus();
@@ -183,11 +234,26 @@ impl RsaPrivateKey {
             (k.mul)(&mut ti, &inv_mont, &u, m.n(), m.n0(), &mut scratch);
             let mut te = Zeroizing::new(vec![0u64; s]);
             public.pow_e(&mut te, &t, &k);
-            let mut a = Zeroizing::new(vec![0u64; s]);
-            let mut ai = Zeroizing::new(vec![0u64; s]);
-            m.to_mont(&mut a, &te, &k, &mut scratch);
-            m.to_mont(&mut ai, &ti, &k, &mut scratch);
-            return Ok(Pair { a, ai, uses: 0 });
+            // Each prime's share, in Montgomery form modulo that prime.
+            let share = |x: &[u64]| -> Vec<Zeroizing<Vec<u64>>> {
+                self.crt
+                    .iter()
+                    .map(|pc| {
+                        let pm = &pc.modulus;
+                        let mut s = Zeroizing::new(pm.scratch());
+                        let mut r = Zeroizing::new(vec![0u64; pm.limbs()]);
+                        pc.reduce(&mut r, x, &k, &mut s);
+                        let mut out = Zeroizing::new(vec![0u64; pm.limbs()]);
+                        pm.to_mont(&mut out, &r, &k, &mut s);
+                        out
+                    })
+                    .collect()
+            };
+            return Ok(Pair {
+                a: share(&te),
+                ai: share(&ti),
+                uses: 0,
+            });
         }
         // Four draws sharing a factor with n: the generator is not random.
         Err(Error::Rng)

@@ -36,6 +36,7 @@ use rand_core::CryptoRngCore;
 use subtle::Choice;
 use zeroize::{Zeroize, Zeroizing};
 
+use super::blinding::Pair;
 use super::crt::PrimeCrt;
 use super::{PrivateMode, RsaPrivateKey};
 use crate::ct;
@@ -114,22 +115,20 @@ impl RsaPrivateKey {
     ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
         let public = self.public_key();
         let mut results: Vec<Result<Zeroizing<Vec<u8>>>> = Vec::with_capacity(inputs.len());
-        // The accepted inputs: their index, value, blinded value, unblinding factor, fault.
-        let (mut index, mut cs, mut work, mut unblind, mut fault) =
-            (vec![], vec![], vec![], vec![], vec![]);
+        // The accepted inputs: their index, value, blinding pair, fault.
+        let (mut index, mut cs, mut pairs, mut fault) = (vec![], vec![], vec![], vec![]);
         for (i, input) in inputs.iter().enumerate() {
             let prepared = public
                 .read_input(input)
                 .and_then(|c| match rng.as_deref_mut() {
-                    Some(rng) => self.blind(rng, &c).map(|(cb, ai)| (c, cb, Some(ai))),
-                    None => Ok((c.clone(), c, None)),
+                    Some(rng) => self.blinding_pair(rng).map(|pair| (c, Some(pair))),
+                    None => Ok((c, None)),
                 });
             match prepared {
-                Ok((c, cb, ai)) => {
+                Ok((c, pair)) => {
                     index.push(i);
                     cs.push(c);
-                    work.push(cb);
-                    unblind.push(ai);
+                    pairs.push(pair);
                     fault.push(faults.get(i).copied().unwrap_or(false));
                     // Replaced below by the item's own outcome.
                     results.push(Err(Error::FaultDetected));
@@ -137,13 +136,9 @@ impl RsaPrivateKey {
                 Err(e) => results.push(Err(e)),
             }
         }
-        let refs: Vec<&[u64]> = work.iter().map(|c| &c[..]).collect();
-        let mut ms = self.crt_ops(&refs, &fault);
-        for (m, ai) in ms.iter_mut().zip(&unblind) {
-            if let Some(ai) = ai {
-                *m = self.unblind(m, ai);
-            }
-        }
+        let refs: Vec<&[u64]> = cs.iter().map(|c| &c[..]).collect();
+        let ms = self.crt_ops(&refs, &fault, &pairs);
+        drop(pairs);
         // Step 4 for every result: one alone modulo the primes where that pays, several by
         // their exponentiations by e side by side.
         let passed: Vec<Choice> = if let [m] = &ms[..] {
@@ -301,7 +296,7 @@ impl RsaPrivateKey {
     /// Steps 1–3 of the module doc; returns `m` in `n`'s limb count. `fault` flips a bit of
     /// the first prime's partial result (test hook only).
     fn crt_op(&self, c: &[u64], fault: bool) -> Zeroizing<Vec<u64>> {
-        let mut ms = self.crt_ops(&[c], &[fault]);
+        let mut ms = self.crt_ops(&[c], &[fault], &[]);
         ms.pop().expect("one result per input")
     }
 
@@ -310,7 +305,15 @@ impl RsaPrivateKey {
     /// [`PowMany::pow_many`](crate::mont::backend::pow::PowMany::pow_many), which runs them side by side
     /// where it can (so a batch fills the registers one operation leaves empty). `faults[i]`
     /// flips a bit of input `i`'s first partial result (test hook; missing entries are false).
-    pub(crate) fn crt_ops(&self, cs: &[&[u64]], faults: &[bool]) -> Vec<Zeroizing<Vec<u64>>> {
+    /// `blinds[i]`, when present, blinds input `i` with that pair in CRT form (`blinding`'s
+    /// module documentation): its parts are multiplied by `tᵉ` before step 2 and its results
+    /// by `t⁻¹` after it.
+    pub(crate) fn crt_ops(
+        &self,
+        cs: &[&[u64]],
+        faults: &[bool],
+        blinds: &[Option<Pair>],
+    ) -> Vec<Zeroizing<Vec<u64>>> {
         let kernel = self.kernel();
         let k = self.crt.len();
 
@@ -318,6 +321,11 @@ impl RsaPrivateKey {
         let mut cis: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(cs.len() * k);
         for c in cs {
             self.push_mod_primes(c, &kernel, &mut cis);
+        }
+        for (ci, pair) in cis.chunks_mut(k).zip(blinds) {
+            if let Some(pair) = pair {
+                self.blind_parts(pair, ci);
+            }
         }
 
         // Step 2: mᵢ = cᵢ^dᵢ mod rᵢ, in lanes where that pays, else one after another.
@@ -333,6 +341,11 @@ impl RsaPrivateKey {
         for (i, _) in faults.iter().take(cs.len()).enumerate().filter(|(_, &f)| f) {
             parts[i * k][0] ^= 1;
         }
+        for (part, pair) in parts.chunks_mut(k).zip(blinds) {
+            if let Some(pair) = pair {
+                self.unblind_parts(pair, part);
+            }
+        }
 
         // Step 3, per input.
         let ms = parts
@@ -346,7 +359,7 @@ impl RsaPrivateKey {
     }
 
     /// Step 3: Garner in the order q, p, r₃, … of one input's parts; `m` in `nl` limbs.
-    fn garner(&self, parts: &[Zeroizing<Vec<u64>>], nl: usize) -> Zeroizing<Vec<u64>> {
+    pub(super) fn garner(&self, parts: &[Zeroizing<Vec<u64>>], nl: usize) -> Zeroizing<Vec<u64>> {
         let kernel = self.kernel();
         let total: usize = self
             .crt
