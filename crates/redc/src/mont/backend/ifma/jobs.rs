@@ -145,6 +145,10 @@ pub(in crate::mont::backend) fn slot_job(jobs: usize, u: usize) -> usize {
 /// `slots` words: word `u` of row `w` is digit `w` of the exponent slot `u` runs
 /// ([`slot_job`]). Panics unless `window` is in `1..=8` and every exponent has one length
 /// (the caller's public shapes).
+///
+/// A slot whose exponent is the very slice an earlier slot's is (a batch's jobs for one prime
+/// share the key's exponent) copies that slot's digits: which jobs share an exponent is the
+/// caller's public arrangement, and the digits are read at the same places either way.
 pub(in crate::mont::backend) fn exp_digit_rows(
     jobs: &[PowJob<'_>],
     slots: usize,
@@ -159,20 +163,30 @@ pub(in crate::mont::backend) fn exp_digit_rows(
     let digits = (elen * 8).div_ceil(window as usize);
     let mut rows = Zeroizing::new(vec![0u64; digits * slots]);
     let mask = (1u64 << window) - 1;
+    let exp_of = |u: usize| jobs[slot_job(jobs.len(), u)].exp;
+    // The exponent least significant byte first, with two zero bytes past its top: a digit
+    // (at most 8 bits) lies within the two bytes from its first bit's.
+    let mut le = Zeroizing::new(vec![0u8; elen + 2]);
     for u in 0..slots {
-        let exp = jobs[slot_job(jobs.len(), u)].exp;
-        // The exponent's bits from the least significant up, a byte at a time into `acc`
-        // (`have` bits of it valid), `window` of them per digit: every count here is public.
-        let mut bytes = exp.iter().rev();
-        let (mut acc, mut have) = (Zeroizing::new(0u64), 0u32);
-        for d in 0..digits {
-            while have < window {
-                *acc |= u64::from(bytes.next().copied().unwrap_or(0)) << have;
-                have += 8;
+        let exp = exp_of(u);
+        let same = |v: &usize| {
+            let e = exp_of(*v);
+            e.as_ptr() == exp.as_ptr() && e.len() == exp.len()
+        };
+        if let Some(v) = (0..u).find(same) {
+            for row in rows.chunks_exact_mut(slots) {
+                row[u] = row[v];
             }
-            rows[(digits - 1 - d) * slots + u] = *acc & mask;
-            *acc >>= window;
-            have -= window;
+            continue;
+        }
+        for (b, &x) in le.iter_mut().zip(exp.iter().rev()) {
+            *b = x;
+        }
+        for d in 0..digits {
+            let bit = d * window as usize;
+            let (i, sh) = (bit / 8, bit % 8);
+            let two = u64::from(le[i]) | (u64::from(le[i + 1]) << 8);
+            rows[(digits - 1 - d) * slots + u] = (two >> sh) & mask;
         }
     }
     rows
@@ -184,4 +198,61 @@ pub(in crate::mont::backend) fn finish_job(job: &mut PowJob<'_>, digits: &[u64])
     from_radix52(job.out, digits);
     let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
     nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mont::Modulus;
+
+    /// Every window's rows hold each slot's exponent digits, most significant first, whether
+    /// the slot's exponent is its own slice, a slice an earlier slot shares, or job 0's (a
+    /// slot without a job).
+    #[test]
+    fn digit_rows_hold_each_slots_exponent() {
+        let m = Modulus::new(&[0xffff_ffff_ffff_ffc5u64, 0x7fff_ffff_ffff_ffff]).unwrap();
+        let m52 = Modulus52::new(&m, 3).expect("a 127-bit modulus fits three digits");
+        let a: Vec<u8> = (0..13u8)
+            .map(|i| i.wrapping_mul(97).wrapping_add(31))
+            .collect();
+        let b: Vec<u8> = (0..13u8).map(|i| i.wrapping_mul(59) ^ 0xa5).collect();
+        let a_copy = a.clone(); // equal bytes, another slice: extracted, not copied
+        let exps: [&[u8]; 5] = [&a, &b, &a, &a_copy, &b];
+        let mut outs = [[0u64; 2]; 5];
+        let jobs: Vec<PowJob<'_>> = outs
+            .iter_mut()
+            .zip(exps)
+            .map(|(out, exp)| PowJob {
+                out: &mut out[..],
+                base: &[1, 0],
+                exp,
+                modulus: &m52,
+            })
+            .collect();
+        for window in 1..=8u32 {
+            let slots = 8;
+            let rows = exp_digit_rows(&jobs, slots, window);
+            let digits = (13 * 8usize).div_ceil(window as usize);
+            assert_eq!(rows.len(), digits * slots);
+            for u in 0..slots {
+                let exp = exps[slot_job(jobs.len(), u)];
+                // The exponent as a number, rebuilt from the rows' digits.
+                let mut bits = [0u8; 13 * 8 + 8];
+                for w in 0..digits {
+                    let digit = rows[w * slots + u];
+                    assert!(digit < 1 << window);
+                    let low = (digits - 1 - w) * window as usize;
+                    for k in 0..window as usize {
+                        bits[low + k] = ((digit >> k) & 1) as u8;
+                    }
+                }
+                for (i, &byte) in exp.iter().rev().enumerate() {
+                    for k in 0..8 {
+                        assert_eq!(bits[8 * i + k], (byte >> k) & 1, "window {window} slot {u}");
+                    }
+                }
+                assert!(bits[13 * 8..].iter().all(|&x| x == 0));
+            }
+        }
+    }
 }
