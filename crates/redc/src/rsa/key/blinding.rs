@@ -117,27 +117,38 @@ impl RsaPrivateKey {
     }
 
     /// `cs[i] ← cs[i]·tᵉ mod rᵢ` for the parts `cs[i] = c mod rᵢ` of one input (the key's
-    /// prime order): the blinding of step 2's bases.
-    pub(crate) fn blind_parts(&self, pair: &Pair, cs: &mut [Zeroizing<Vec<u64>>]) {
-        self.mul_parts(&pair.a, cs);
+    /// prime order): the blinding of step 2's bases. `work`: [`RsaPrivateKey::prime_work`].
+    pub(crate) fn blind_parts(
+        &self,
+        pair: &Pair,
+        cs: &mut [Zeroizing<Vec<u64>>],
+        work: &mut [u64],
+    ) {
+        self.mul_parts(&pair.a, cs, work);
     }
 
     /// `ms[i] ← ms[i]·t⁻¹ mod rᵢ` for the blinded results `ms[i] = (c·tᵉ)^dᵢ mod rᵢ` of one
     /// input: their unblinding, before Garner's recombination.
-    pub(crate) fn unblind_parts(&self, pair: &Pair, ms: &mut [Zeroizing<Vec<u64>>]) {
-        self.mul_parts(&pair.ai, ms);
+    pub(crate) fn unblind_parts(
+        &self,
+        pair: &Pair,
+        ms: &mut [Zeroizing<Vec<u64>>],
+        work: &mut [u64],
+    ) {
+        self.mul_parts(&pair.ai, ms, work);
     }
 
     /// `xs[i] ← REDC(xs[i], fs[i])` modulo prime `i` (`fs[i]` in Montgomery form: the plain
     /// product).
-    fn mul_parts(&self, fs: &[Zeroizing<Vec<u64>>], xs: &mut [Zeroizing<Vec<u64>>]) {
+    fn mul_parts(
+        &self,
+        fs: &[Zeroizing<Vec<u64>>],
+        xs: &mut [Zeroizing<Vec<u64>>],
+        work: &mut [u64],
+    ) {
         let k = self.kernel();
         for ((pc, f), x) in self.crt.iter().zip(fs).zip(xs) {
-            let m = &pc.modulus;
-            let mut scratch = Zeroizing::new(m.scratch());
-            let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
-            (k.mul)(&mut out, x, f, m.n(), m.n0(), &mut scratch);
-            x.copy_from_slice(&out);
+            pc.mul(x, f, &k, work);
         }
     }
 
@@ -147,19 +158,19 @@ impl RsaPrivateKey {
         let m = self.public_key().modulus();
         let k = self.kernel();
         let mut scratch = Zeroizing::new(m.scratch());
+        let mut work = self.prime_work();
         let mut whole = |parts: &[Zeroizing<Vec<u64>>]| {
             let plain: Vec<Zeroizing<Vec<u64>>> = self
                 .crt
                 .iter()
                 .zip(parts)
                 .map(|(pc, x)| {
-                    let mut s = Zeroizing::new(pc.modulus.scratch());
                     let mut out = Zeroizing::new(vec![0u64; x.len()]);
-                    pc.modulus.from_mont(&mut out, x, &k, &mut s);
+                    pc.modulus.from_mont(&mut out, x, &k, &mut work);
                     out
                 })
                 .collect();
-            let v = self.garner(&plain, m.limbs());
+            let v = self.garner(&plain, m.limbs(), &mut work);
             let mut out = Zeroizing::new(vec![0u64; m.limbs()]);
             m.to_mont(&mut out, &v, &k, &mut scratch);
             out
@@ -186,11 +197,10 @@ impl RsaPrivateKey {
             };
             let current = pair.clone();
             let k = self.kernel();
-            for (i, pc) in self.crt.iter().enumerate() {
-                let m = &pc.modulus;
-                let mut scratch = Zeroizing::new(m.scratch());
-                (k.sqr)(&mut pair.a[i], &current.a[i], m.n(), m.n0(), &mut scratch);
-                (k.sqr)(&mut pair.ai[i], &current.ai[i], m.n(), m.n0(), &mut scratch);
+            let mut work = self.prime_work();
+            for (pc, (a, ai)) in self.crt.iter().zip(pair.a.iter_mut().zip(&mut pair.ai)) {
+                pc.sqr(a, &k, &mut work);
+                pc.sqr(ai, &k, &mut work);
             }
             pair.uses += 1;
             Ok(current)
@@ -235,17 +245,16 @@ impl RsaPrivateKey {
             let mut te = Zeroizing::new(vec![0u64; s]);
             public.pow_e(&mut te, &t, &k);
             // Each prime's share, in Montgomery form modulo that prime.
-            let share = |x: &[u64]| -> Vec<Zeroizing<Vec<u64>>> {
+            let mut work = self.prime_work();
+            let mut share = |x: &[u64]| -> Vec<Zeroizing<Vec<u64>>> {
                 self.crt
                     .iter()
                     .map(|pc| {
-                        let pm = &pc.modulus;
-                        let mut s = Zeroizing::new(pm.scratch());
-                        let mut r = Zeroizing::new(vec![0u64; pm.limbs()]);
-                        pc.reduce(&mut r, x, &k, &mut s);
-                        let mut out = Zeroizing::new(vec![0u64; pm.limbs()]);
-                        pm.to_mont(&mut out, &r, &k, &mut s);
-                        out
+                        let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
+                        pc.reduce(&mut r, x, &k, &mut work);
+                        // REDC(x mod rᵢ, R²) = x·R mod rᵢ.
+                        pc.mul(&mut r, pc.modulus.rr(), &k, &mut work);
+                        r
                     })
                     .collect()
             };

@@ -127,12 +127,13 @@ impl PrimeCrt {
 
     /// `out = x mod rᵢ` (`out`: `s` limbs; `x`: any length) by the chunked REDC reduction of
     /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉ − 1` REDCs and masked
-    /// subtractions (the top chunk, below `W^(s−1) < rᵢ`, starts the value as it is).
-    pub(super) fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, scratch: &mut [u64]) {
+    /// subtractions (the top chunk, below `W^(s−1) < rᵢ`, starts the value as it is). `work`:
+    /// at least [`work_len`]`(s)` limbs (one buffer serves every prime of at most as many).
+    pub(super) fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, work: &mut [u64]) {
         let s = self.modulus.limbs();
         let n = self.modulus.n();
         let chunk = s - 1;
-        let mut tmp = Zeroizing::new(vec![0u64; s]);
+        let (tmp, scratch) = work.split_at_mut(s);
         out.fill(0);
         let chunks = x.len().div_ceil(chunk);
         if chunks == 0 {
@@ -144,12 +145,34 @@ impl PrimeCrt {
             let lo = j * chunk;
             let hi = (lo + chunk).min(x.len());
             // out·W^(s−1) mod r, then add the chunk (< W^(s−1) ≤ r): the sum is < 2r.
-            (k.mul)(&mut tmp, out, &self.chunk_k, n, self.modulus.n0(), scratch);
-            out.copy_from_slice(&tmp);
+            (k.mul)(tmp, out, &self.chunk_k, n, self.modulus.n0(), scratch);
+            out.copy_from_slice(tmp);
             let carry = nat::add_assign(out, &x[lo..hi]);
-            nat::reduce_once(out, carry, n, &mut tmp);
+            nat::reduce_once(out, carry, n, tmp);
         }
     }
+
+    /// `x ← REDC(x, f)` modulo this prime (`x`, `f`: `s` limbs, `< rᵢ`): `x·f·R⁻¹ mod rᵢ`.
+    /// `work` as for [`PrimeCrt::reduce`].
+    pub(super) fn mul(&self, x: &mut [u64], f: &[u64], k: &Kernel<u64>, work: &mut [u64]) {
+        let m = &self.modulus;
+        let (tmp, scratch) = work.split_at_mut(m.limbs());
+        (k.mul)(tmp, x, f, m.n(), m.n0(), scratch);
+        x.copy_from_slice(tmp);
+    }
+
+    /// `x ← REDC(x, x)` modulo this prime; `work` as for [`PrimeCrt::reduce`].
+    pub(super) fn sqr(&self, x: &mut [u64], k: &Kernel<u64>, work: &mut [u64]) {
+        let m = &self.modulus;
+        let (tmp, scratch) = work.split_at_mut(m.limbs());
+        (k.sqr)(tmp, x, m.n(), m.n0(), scratch);
+        x.copy_from_slice(tmp);
+    }
+}
+
+/// Limbs of a [`PrimeCrt`] work buffer for an `s`-limb prime: a result and a kernel's scratch.
+pub(super) const fn work_len(s: usize) -> usize {
+    s + crate::mont::scratch_len(s)
 }
 
 #[cfg(test)]
@@ -177,7 +200,7 @@ mod tests {
                 let r = rng.gen_biguint((64 * s) as u64) | &top | BigUint::from(1u8);
                 let d = rng.gen_biguint_below(&r);
                 let pc = PrimeCrt::new(&limbs(&r, s), &limbs(&d, s), &[1], false, &kernel).unwrap();
-                let mut scratch = Zeroizing::new(pc.modulus.scratch());
+                let mut work = Zeroizing::new(vec![0u64; work_len(s)]);
                 for len in 0..=3 * (s - 1) + 2 {
                     for ones in [false, true] {
                         let x = if ones {
@@ -186,7 +209,7 @@ mod tests {
                             rng.gen_biguint((64 * len) as u64)
                         };
                         let mut out = vec![u64::MAX; s];
-                        pc.reduce(&mut out, &limbs(&x, len), &kernel, &mut scratch);
+                        pc.reduce(&mut out, &limbs(&x, len), &kernel, &mut work);
                         assert_eq!(
                             out,
                             limbs(&(&x % &r), s),

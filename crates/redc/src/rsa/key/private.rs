@@ -37,7 +37,7 @@ use subtle::Choice;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::blinding::Pair;
-use super::crt::PrimeCrt;
+use super::crt::{work_len, PrimeCrt};
 use super::{PrivateMode, RsaPrivateKey};
 use crate::ct;
 use crate::exp::fixed;
@@ -199,8 +199,9 @@ impl RsaPrivateKey {
         let kernel = self.kernel();
         if let ([p, q], true) = (&self.crt[..], self.pow.runs_pair_public(&kernel)) {
             let mut reduced: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(4);
+            let mut work = self.prime_work();
             for x in [c, m] {
-                self.push_mod_primes(x, &kernel, &mut reduced);
+                self.push_mod_primes(x, &kernel, &mut reduced, &mut work);
             }
             let mut checks = [
                 Zeroizing::new(vec![0u64; p.modulus.limbs()]),
@@ -239,9 +240,10 @@ impl RsaPrivateKey {
         let k = self.crt.len();
         // Job j·k + i: result j modulo prime i.
         let (mut bases, mut want) = (Vec::with_capacity(k * ms.len()), Vec::new());
+        let mut work = self.prime_work();
         for (c, m) in cs.iter().zip(ms) {
-            self.push_mod_primes(m, &kernel, &mut bases);
-            self.push_mod_primes(c, &kernel, &mut want);
+            self.push_mod_primes(m, &kernel, &mut bases, &mut work);
+            self.push_mod_primes(c, &kernel, &mut want, &mut work);
         }
         let mut checks: Vec<Zeroizing<Vec<u64>>> = bases
             .iter()
@@ -262,14 +264,32 @@ impl RsaPrivateKey {
     }
 
     /// Appends `x mod rᵢ` for every prime `rᵢ` in order (each in its prime's limb count) to
-    /// `out`, by the chunked reduction of the module doc's step 1; constant time.
-    fn push_mod_primes(&self, x: &[u64], kernel: &Kernel<u64>, out: &mut Vec<Zeroizing<Vec<u64>>>) {
+    /// `out`, by the chunked reduction of the module doc's step 1; constant time. `work`:
+    /// [`RsaPrivateKey::prime_work`].
+    fn push_mod_primes(
+        &self,
+        x: &[u64],
+        kernel: &Kernel<u64>,
+        out: &mut Vec<Zeroizing<Vec<u64>>>,
+        work: &mut [u64],
+    ) {
         for pc in &self.crt {
-            let mut scratch = Zeroizing::new(pc.modulus.scratch());
             let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
-            pc.reduce(&mut r, x, kernel, &mut scratch);
+            pc.reduce(&mut r, x, kernel, work);
             out.push(r);
         }
+    }
+
+    /// A zeroed work buffer for any prime's [`PrimeCrt::reduce`], [`PrimeCrt::mul`] and
+    /// [`PrimeCrt::sqr`] (sized for the longest prime).
+    pub(super) fn prime_work(&self) -> Zeroizing<Vec<u64>> {
+        let s = self
+            .crt
+            .iter()
+            .map(|pc| pc.modulus.limbs())
+            .max()
+            .unwrap_or(1);
+        Zeroizing::new(vec![0u64; work_len(s)])
     }
 
     /// `m` as `size()` bytes if `passed` (its fault check), else [`Error::FaultDetected`].
@@ -319,12 +339,13 @@ impl RsaPrivateKey {
 
         // Step 1: cᵢ = c mod rᵢ, job j = (input j / k, prime j % k).
         let mut cis: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(cs.len() * k);
+        let mut work = self.prime_work();
         for c in cs {
-            self.push_mod_primes(c, &kernel, &mut cis);
+            self.push_mod_primes(c, &kernel, &mut cis, &mut work);
         }
         for (ci, pair) in cis.chunks_mut(k).zip(blinds) {
             if let Some(pair) = pair {
-                self.blind_parts(pair, ci);
+                self.blind_parts(pair, ci, &mut work);
             }
         }
 
@@ -343,14 +364,14 @@ impl RsaPrivateKey {
         }
         for (part, pair) in parts.chunks_mut(k).zip(blinds) {
             if let Some(pair) = pair {
-                self.unblind_parts(pair, part);
+                self.unblind_parts(pair, part, &mut work);
             }
         }
 
         // Step 3, per input.
         let ms = parts
             .chunks(k)
-            .map(|p| self.garner(p, cs[0].len()))
+            .map(|p| self.garner(p, cs[0].len(), &mut work))
             .collect();
         for p in parts.iter_mut() {
             p.zeroize();
@@ -359,7 +380,13 @@ impl RsaPrivateKey {
     }
 
     /// Step 3: Garner in the order q, p, r₃, … of one input's parts; `m` in `nl` limbs.
-    pub(super) fn garner(&self, parts: &[Zeroizing<Vec<u64>>], nl: usize) -> Zeroizing<Vec<u64>> {
+    /// `work`: [`RsaPrivateKey::prime_work`].
+    pub(super) fn garner(
+        &self,
+        parts: &[Zeroizing<Vec<u64>>],
+        nl: usize,
+        work: &mut [u64],
+    ) -> Zeroizing<Vec<u64>> {
         let kernel = self.kernel();
         let total: usize = self
             .crt
@@ -367,37 +394,40 @@ impl RsaPrivateKey {
             .map(|pc| pc.modulus.limbs())
             .sum::<usize>()
             .max(nl);
-        let mut acc = Zeroizing::new(vec![0u64; total]);
+        let smax = self
+            .crt
+            .iter()
+            .map(|pc| pc.modulus.limbs())
+            .max()
+            .unwrap_or(1);
+        // acc (total limbs), then x, diff, tmp (up to smax limbs each), then prefix·h (up to
+        // total limbs): one buffer.
+        let mut buf = Zeroizing::new(vec![0u64; 2 * total + 3 * smax]);
+        let (acc, rest) = buf.split_at_mut(total);
+        let (xs, rest) = rest.split_at_mut(smax);
+        let (diffs, rest) = rest.split_at_mut(smax);
+        let (tmps, prods) = rest.split_at_mut(smax);
         acc[..parts[1].len()].copy_from_slice(&parts[1]);
         let order = core::iter::once(0).chain(2..self.crt.len());
         for i in order {
             let pc = &self.crt[i];
             let s = pc.modulus.limbs();
             let n = pc.modulus.n();
-            let mut scratch = Zeroizing::new(pc.modulus.scratch());
-            let mut x = Zeroizing::new(vec![0u64; s]);
-            let mut diff = Zeroizing::new(vec![0u64; s]);
-            let mut tmp = Zeroizing::new(vec![0u64; s]);
+            let (x, diff, tmp) = (&mut xs[..s], &mut diffs[..s], &mut tmps[..s]);
             // x = m mod rᵢ (m is below the prefix product, so it has at most the prefix's
             // limbs, a public count); diff = (mᵢ − x) mod rᵢ with a masked add-back.
-            pc.reduce(&mut x, &acc[..pc.prefix.len()], &kernel, &mut scratch);
-            let borrow = nat::sub(&mut diff, &parts[i], &x);
-            tmp.copy_from_slice(&diff);
-            nat::add_assign(&mut tmp, n);
-            ct::assign_masked(ct::mask_from_bit(borrow), &mut diff, &tmp);
+            pc.reduce(x, &acc[..pc.prefix.len()], &kernel, work);
+            let borrow = nat::sub(diff, &parts[i], x);
+            tmp.copy_from_slice(diff);
+            nat::add_assign(tmp, n);
+            ct::assign_masked(ct::mask_from_bit(borrow), diff, tmp);
             // h = REDC(diff, coeff·R) = diff·coeff mod rᵢ.
-            (kernel.mul)(
-                &mut x,
-                &diff,
-                &pc.coeff_mont,
-                n,
-                pc.modulus.n0(),
-                &mut scratch,
-            );
+            let (h, scratch) = work.split_at_mut(s);
+            (kernel.mul)(h, diff, &pc.coeff_mont, n, pc.modulus.n0(), scratch);
             // m += prefix·h (the sum stays below prefix·rᵢ ≤ n).
-            let mut prod = Zeroizing::new(vec![0u64; pc.prefix.len() + s]);
-            nat::mul(&mut prod, &pc.prefix, &x);
-            nat::add_assign(&mut acc, &prod);
+            let prod = &mut prods[..pc.prefix.len() + s];
+            nat::mul(prod, &pc.prefix, h);
+            nat::add_assign(acc, prod);
         }
         let mut m = Zeroizing::new(vec![0u64; nl]);
         m.copy_from_slice(&acc[..nl]);
