@@ -1,7 +1,8 @@
 //! One prime's precomputed CRT data ([`PrimeCrt`]): its [`Modulus`], `dᵢ = d mod (rᵢ − 1)`
 //! as big-endian bytes of `rᵢ`'s byte length, the window, the Garner coefficient in Montgomery
 //! form and its prefix product, and `K = W^(s−1)·R mod rᵢ` for the division-free reduction
-//! `c mod rᵢ` (steps 1 and 3 of `private`'s module documentation).
+//! `c mod rᵢ` (steps 1 and 3 of `private`'s module documentation) where `rᵢ` does not fill its
+//! top limb.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -126,13 +127,24 @@ impl PrimeCrt {
     }
 
     /// `out = x mod rᵢ` (`out`: `s` limbs; `x`: any length) by the chunked REDC reduction of
-    /// the module doc, step 1. Constant time: `⌈len(x)/(s−1)⌉ − 1` REDCs and masked
-    /// subtractions (the top chunk, below `W^(s−1) < rᵢ`, starts the value as it is). `work`:
-    /// at least [`work_len`]`(s)` limbs (one buffer serves every prime of at most as many).
+    /// the module doc, step 1: `x` is read in chunks from the top, and `out ← REDC(out, K) +
+    /// chunk` folds in each one after the first. Where `rᵢ` fills its top limb (`2^(64s−1) <
+    /// rᵢ`, the primes of every key whose size is a multiple of 128 bits) the chunks are `s`
+    /// limbs and `K = R² mod rᵢ`: each chunk is below `R < 2rᵢ`, so one masked subtraction
+    /// brings it below `rᵢ` before it is added. Otherwise they are `s − 1` limbs, each below
+    /// `W^(s−1) ≤ rᵢ`, and `K = W^(s−1)·R mod rᵢ`. Constant time: the chunk size depends on
+    /// the prime's bit length, the number of REDCs and masked subtractions on the lengths.
+    /// `work`: at least [`work_len`]`(s)` limbs (one buffer serves every prime of at most as
+    /// many).
     pub(super) fn reduce(&self, out: &mut [u64], x: &[u64], k: &Kernel<u64>, work: &mut [u64]) {
         let s = self.modulus.limbs();
         let n = self.modulus.n();
-        let chunk = s - 1;
+        let full = self.modulus.bits() == 64 * s;
+        let (chunk, factor): (usize, &[u64]) = if full {
+            (s, self.modulus.rr())
+        } else {
+            (s - 1, &self.chunk_k)
+        };
         let (tmp, scratch) = work.split_at_mut(s);
         out.fill(0);
         let chunks = x.len().div_ceil(chunk);
@@ -141,13 +153,21 @@ impl PrimeCrt {
         }
         let top = (chunks - 1) * chunk;
         out[..x.len() - top].copy_from_slice(&x[top..]);
+        if full {
+            nat::reduce_once(out, 0, n, tmp);
+        }
         for j in (0..chunks - 1).rev() {
             let lo = j * chunk;
-            let hi = (lo + chunk).min(x.len());
-            // out·W^(s−1) mod r, then add the chunk (< W^(s−1) ≤ r): the sum is < 2r.
-            (k.mul)(tmp, out, &self.chunk_k, n, self.modulus.n0(), scratch);
+            // out·W^chunk mod r, then add the chunk (below r): the sum is below 2r.
+            (k.mul)(tmp, out, factor, n, self.modulus.n0(), scratch);
             out.copy_from_slice(tmp);
-            let carry = nat::add_assign(out, &x[lo..hi]);
+            let y = &mut scratch[..s];
+            y.fill(0);
+            y[..chunk].copy_from_slice(&x[lo..lo + chunk]);
+            if full {
+                nat::reduce_once(y, 0, n, tmp);
+            }
+            let carry = nat::add_assign(out, y);
             nat::reduce_once(out, carry, n, tmp);
         }
     }
@@ -189,19 +209,24 @@ mod tests {
     }
 
     /// `reduce` is `x mod r` for every length of `x` from empty to past three chunks
-    /// (boundaries included), with the top limbs all ones or random, on every backend.
+    /// (boundaries included), with the top limbs all ones or random, on every backend, for
+    /// primes that fill their top limb and primes that do not.
     #[test]
     fn chunked_reduction_is_the_remainder() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
         for backend in Backend::available() {
             let kernel = backend.kernel().unwrap();
-            for s in [2usize, 3, 8, 16, 24] {
-                let top = BigUint::from(1u8) << (64 * s - 1);
-                let r = rng.gen_biguint((64 * s) as u64) | &top | BigUint::from(1u8);
+            // Primes filling their top limb (chunks of s limbs) and 5 bits short of it (s − 1).
+            for (s, short) in [2usize, 3, 8, 16, 24]
+                .into_iter()
+                .flat_map(|s| [(s, 0), (s, 5)])
+            {
+                let top = BigUint::from(1u8) << (64 * s - 1 - short);
+                let r = rng.gen_biguint((64 * s - short) as u64) | &top | BigUint::from(1u8);
                 let d = rng.gen_biguint_below(&r);
                 let pc = PrimeCrt::new(&limbs(&r, s), &limbs(&d, s), &[1], false, &kernel).unwrap();
                 let mut work = Zeroizing::new(vec![0u64; work_len(s)]);
-                for len in 0..=3 * (s - 1) + 2 {
+                for len in 0..=3 * s + 2 {
                     for ones in [false, true] {
                         let x = if ones {
                             (BigUint::from(1u8) << (64 * len)) - 1u8
@@ -213,7 +238,7 @@ mod tests {
                         assert_eq!(
                             out,
                             limbs(&(&x % &r), s),
-                            "{backend:?}, {s}-limb prime, {len}-limb x, all ones {ones}"
+                            "{backend:?}, {s}-limb prime {short} bits short, {len}-limb x, all ones {ones}"
                         );
                     }
                 }

@@ -9,7 +9,9 @@
 //! 1. `cᵢ = c mod rᵢ` without division: `c` is read in chunks of `s − 1` limbs from the top
 //!    (each chunk is `< W^(s−1) ≤ rᵢ`, a valid operand): the top chunk starts `x`, and
 //!    `x ← REDC(x, K) + chunk`, one masked subtraction, folds in each further one, since
-//!    `REDC(x, K) = x·W^(s−1) mod rᵢ`.
+//!    `REDC(x, K) = x·W^(s−1) mod rᵢ`. A prime that fills its top limb takes chunks of `s`
+//!    limbs and `K = R² mod rᵢ` instead (each chunk, below `R < 2rᵢ`, is first brought below
+//!    `rᵢ` by one masked subtraction): one REDC fewer for `c` of twice the prime's limbs.
 //! 2. `mᵢ = cᵢ^dᵢ mod rᵢ` by the constant-time fixed window ([`fixed::pow`]).
 //! 3. Garner, in the order `q, p, r₃, …` (RFC 8017 §5.1.2 step 2.b: `h = (m₁ − m₂)·qInv mod p`,
 //!    `m = m₂ + q·h`, then `h = (mᵢ − m)·tᵢ mod rᵢ`, `m = m + R·h`): `m mod rᵢ` by step 1
