@@ -217,9 +217,10 @@ fn blinded_operation_matches_and_refreshes_its_pair() {
                 inner: ChaCha20Rng::seed_from_u64(6),
                 drawn: 0,
             };
-            // 70 operations: the pair is made at the first, used 32 times, then made anew twice.
+            // 140 operations: four pairs are made at the first (one inversion for all), each
+            // used 32 times in turn, then four more at the 129th.
             let mut draws = Vec::new();
-            for i in 0..70u32 {
+            for i in 0..140u32 {
                 let c = match i {
                     0 => BigUint::from(0u32),
                     1 => BigUint::from(1u32),
@@ -250,8 +251,8 @@ fn blinded_operation_matches_and_refreshes_its_pair() {
             }
             assert_eq!(
                 draws,
-                [0, 32, 64],
-                "{primes} primes: when a fresh pair is drawn"
+                [0, 128],
+                "{primes} primes: when fresh pairs are drawn"
             );
             // A clone makes its own pair.
             let clone = key.clone();

@@ -6,9 +6,12 @@
 //! passes a random number generator (`sign_with_rng`, `decrypt_blinded`, the `rng` argument
 //! of [`RsaPrivateKey::raw_private`]).
 //!
-//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹)` needs a modular inversion (see [`fresh_pair`]), so, as
+//! A pair `(A, Aᵢ) = (tᵉ, t⁻¹)` needs a modular inversion (see [`fresh_pairs`]), so, as
 //! OpenSSL's `BN_BLINDING` does, a key keeps one pair and squares both halves after each use
-//! (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`), drawing a fresh `t` every [`REFRESH`] uses.
+//! (`(t²)ᵉ = A²`, `(t²)⁻¹ = Aᵢ²`), moving to a pair of a fresh `t` every [`REFRESH`] uses.
+//! The pairs are made [`PAIRS_PER_INVERSION`] at a time, each of its own independent `t`, with
+//! one inversion for all of them (Montgomery's simultaneous inversion); the ones not yet in
+//! use wait in the cache.
 //!
 //! The pair is kept in CRT form: `A mod rᵢ` and `Aᵢ mod rᵢ` for every prime `rᵢ`, each in
 //! Montgomery form modulo its prime. The operation already reduces `c` modulo every prime, so
@@ -21,12 +24,12 @@
 //! non-CRT mode (for measurement) recombines the pair modulo `n` each time it is used.
 //! `examples/blinding_cost.rs` measures what blinding adds to a signature, fresh pairs included.
 //!
-//! [`fresh_pair`]: RsaPrivateKey::fresh_pair
+//! [`fresh_pairs`]: RsaPrivateKey::fresh_pairs
 //!
-//! The pair lives behind a mutex (with the `std` feature); concurrent private operations on one
-//! key wait only for the squarings, or for a refresh. Without `std` every blinded operation
-//! draws its own pair. A cloned key starts without a pair. The pair is secret: its buffers are
-//! zeroized when replaced or dropped.
+//! The pairs live behind a mutex (with the `std` feature); concurrent private operations on one
+//! key wait only for the squarings, or for new pairs. Without `std` every blinded operation
+//! draws its own pair. A cloned key starts without pairs. The pairs are secret: their buffers
+//! are zeroized when replaced or dropped.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -53,11 +56,26 @@ pub(crate) struct Pair {
     uses: u32,
 }
 
+/// Pairs made per modular inversion (Montgomery's simultaneous inversion, see
+/// [`RsaPrivateKey::fresh_pairs`]): the first is used at once, the others wait in the cache
+/// for their turn, each then used [`REFRESH`] times like the first.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+pub(crate) const PAIRS_PER_INVERSION: usize = 4;
+
+/// A key's cached blinding pairs (see the module documentation): the one in use and the fresh
+/// ones made with it, which follow it.
+#[cfg(feature = "std")]
+#[derive(Default)]
+struct Pairs {
+    current: Option<Pair>,
+    spare: Vec<Pair>,
+}
+
 /// A key's cached blinding pair (see the module documentation).
 #[derive(Default)]
 pub(crate) struct BlindingCache {
     #[cfg(feature = "std")]
-    slot: std::sync::Mutex<Option<Pair>>,
+    slot: std::sync::Mutex<Pairs>,
 }
 
 impl Clone for BlindingCache {
@@ -74,7 +92,7 @@ impl BlindingCache {
         #[cfg(feature = "std")]
         {
             let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(p) = slot.as_ref() {
+            for p in slot.current.iter().chain(&slot.spare) {
                 for x in p.a.iter().chain(&p.ai) {
                     f(x.as_ptr() as *const u8, x.len() * 8);
                 }
@@ -179,21 +197,29 @@ impl RsaPrivateKey {
     }
 
     /// The pair for this operation: the cached one (squared in the cache for the next use),
-    /// or a fresh one when there is none yet or it has been used [`REFRESH`] times.
+    /// or, when there is none yet or it has been used [`REFRESH`] times, the next fresh one
+    /// ([`PAIRS_PER_INVERSION`] are made at a time).
     pub(crate) fn blinding_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
         #[cfg(feature = "std")]
         {
-            // A poisoned lock only means another thread panicked mid-update: draw a new pair.
+            // A poisoned lock only means another thread panicked mid-update: draw new pairs.
             let mut slot = self.blinding.slot.lock().unwrap_or_else(|e| {
                 self.blinding.slot.clear_poison();
                 let mut s = e.into_inner();
-                *s = None;
+                *s = Pairs::default();
                 s
             });
-            let pair = match slot.take() {
-                Some(p) if p.uses < REFRESH => slot.insert(p),
+            let pairs = &mut *slot;
+            let pair = match pairs.current.take() {
+                Some(p) if p.uses < REFRESH => pairs.current.insert(p),
                 // A used-up pair is dropped here (and zeroized).
-                _ => slot.insert(self.fresh_pair(rng)?),
+                _ => {
+                    if pairs.spare.is_empty() {
+                        pairs.spare = self.fresh_pairs(rng, PAIRS_PER_INVERSION)?;
+                    }
+                    let next = pairs.spare.pop().ok_or(Error::Rng)?;
+                    pairs.current.insert(next)
+                }
             };
             let current = pair.clone();
             let k = self.kernel();
@@ -207,44 +233,81 @@ impl RsaPrivateKey {
         }
         #[cfg(not(feature = "std"))]
         {
-            self.fresh_pair(rng)
+            self.fresh_pairs(rng, 1)?.pop().ok_or(Error::Rng)
         }
     }
 
-    /// A new pair from a uniformly random `t ∈ [1, n)` drawn from `rng`. `t⁻¹ mod n` is
-    /// computed as `u·(t·u)⁻¹` with a second fresh random `u` (BoringSSL's
-    /// `BN_mod_inverse_blinded`): the binary extended Euclidean algorithm, variable time, only
-    /// ever sees `t·u mod n`, a uniformly random number independent of `t`, and the public `n`;
-    /// `u` is used once and zeroized. The Euclid takes about `2·bits(n)/31` word-batched steps.
-    /// `tᵉ` and `t⁻¹` are then reduced modulo every prime (constant time).
-    fn fresh_pair(&self, rng: &mut dyn CryptoRngCore) -> Result<Pair> {
+    /// `count ≥ 1` new pairs, each from its own uniformly random `tⱼ ∈ [1, n)` drawn from
+    /// `rng`, with one modular inversion for all (Montgomery's simultaneous inversion): the
+    /// prefix products `Pⱼ = t₀⋯tⱼ` are made, their last one inverted, and each `tⱼ⁻¹ =
+    /// Pⱼ₋₁·(t₀⋯tⱼ)⁻¹` read off on the way back (`3(count − 1)` products for `count − 1`
+    /// inversions). The inversion itself is blinded as BoringSSL's `BN_mod_inverse_blinded`
+    /// does: with a further fresh random `u` it inverts `x = P·u mod n`, a uniformly random
+    /// number independent of the `tⱼ`, by the binary extended Euclidean algorithm (variable
+    /// time, about `2·bits(n)/31` word-batched steps, seeing only `x` and the public `n`), and
+    /// `x⁻¹·u = P⁻¹`; `u` is used once and zeroized. Each `tⱼᵉ` and `tⱼ⁻¹` is then reduced
+    /// modulo every prime (constant time).
+    fn fresh_pairs(&self, rng: &mut dyn CryptoRngCore, count: usize) -> Result<Vec<Pair>> {
         let public = self.public_key();
         let m = public.modulus();
         let k = self.kernel();
         let s = m.limbs();
         let mut scratch = Zeroizing::new(m.scratch());
-        // Both products t·u and (t·u)⁻¹·u below are REDC(x·R, y) = x·y mod n.
-        let mut t = Zeroizing::new(vec![0u64; s]);
-        let mut t_mont = Zeroizing::new(vec![0u64; s]);
-        let mut u = Zeroizing::new(vec![0u64; s]);
-        let mut ts = Zeroizing::new(vec![0u64; s]);
+        let zero = || Zeroizing::new(vec![0u64; s]);
+        // All in Montgomery form (x·R mod n) until the end: REDC(x·R, y·R) = x·y·R.
+        let mut mul = |out: &mut [u64], a: &[u64], b: &[u64]| {
+            (k.mul)(out, a, b, m.n(), m.n0(), &mut scratch);
+        };
+        let one = {
+            let mut v = vec![0u64; s];
+            v[0] = 1;
+            v
+        };
         for _ in 0..4 {
-            self.random_below_n(rng, &mut t)?;
+            let mut ts: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(count);
+            let mut tms: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(count);
+            for _ in 0..count {
+                let mut t = zero();
+                self.random_below_n(rng, &mut t)?;
+                let mut tm = zero();
+                mul(&mut tm, &t, m.rr());
+                ts.push(t);
+                tms.push(tm);
+            }
+            // prefix[j] = (t₀⋯tⱼ)·R.
+            let mut prefix: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(count);
+            prefix.push(tms[0].clone());
+            for tm in &tms[1..] {
+                let mut p = zero();
+                mul(&mut p, prefix.last().expect("one prefix"), tm);
+                prefix.push(p);
+            }
+            let (mut u, mut um, mut xm, mut x) = (zero(), zero(), zero(), zero());
             self.random_below_n(rng, &mut u)?;
-            m.to_mont(&mut t_mont, &t, &k, &mut scratch);
-            (k.mul)(&mut ts, &t_mont, &u, m.n(), m.n0(), &mut scratch);
-            // None only if t or u shares a factor with n (probability below 2⁻⁵⁰⁰): draw again.
-            let Some(inv) = arith::inv_mod_odd_vartime(&ts, m.n()) else {
+            mul(&mut um, &u, m.rr());
+            mul(&mut xm, prefix.last().expect("one prefix"), &um);
+            mul(&mut x, &xm, &one);
+            // None only if some tⱼ or u shares a factor with n (probability below 2⁻⁵⁰⁰ each):
+            // draw again.
+            let Some(inv) = arith::inv_mod_odd_vartime(&x, m.n()) else {
                 continue;
             };
             let inv = Zeroizing::new(inv);
-            let mut inv_mont = Zeroizing::new(vec![0u64; s]);
-            m.to_mont(&mut inv_mont, &inv, &k, &mut scratch);
-            let mut ti = Zeroizing::new(vec![0u64; s]);
-            (k.mul)(&mut ti, &inv_mont, &u, m.n(), m.n0(), &mut scratch);
-            let mut te = Zeroizing::new(vec![0u64; s]);
-            public.pow_e(&mut te, &t, &k);
-            // Each prime's share, in Montgomery form modulo that prime.
+            // w = x⁻¹·u·R = (t₀⋯t_last)⁻¹·R.
+            let (mut invm, mut w) = (zero(), zero());
+            mul(&mut invm, &inv, m.rr());
+            mul(&mut w, &invm, &um);
+            // Back down: tⱼ⁻¹ = w·prefix[j−1], then w ← w·tⱼ = (t₀⋯tⱼ₋₁)⁻¹.
+            let mut tis: Vec<Zeroizing<Vec<u64>>> = (0..count).map(|_| zero()).collect();
+            for j in (1..count).rev() {
+                let mut tim = zero();
+                mul(&mut tim, &w, &prefix[j - 1]);
+                mul(&mut tis[j], &tim, &one);
+                let mut next = zero();
+                mul(&mut next, &w, &tms[j]);
+                w = next;
+            }
+            mul(&mut tis[0], &w, &one);
             let mut work = self.prime_work();
             let mut share = |x: &[u64]| -> Vec<Zeroizing<Vec<u64>>> {
                 self.crt
@@ -258,11 +321,17 @@ impl RsaPrivateKey {
                     })
                     .collect()
             };
-            return Ok(Pair {
-                a: share(&te),
-                ai: share(&ti),
-                uses: 0,
-            });
+            let mut pairs = Vec::with_capacity(count);
+            for (t, ti) in ts.iter().zip(&tis) {
+                let mut te = zero();
+                public.pow_e(&mut te, t, &k);
+                pairs.push(Pair {
+                    a: share(&te),
+                    ai: share(ti),
+                    uses: 0,
+                });
+            }
+            return Ok(pairs);
         }
         // Four draws sharing a factor with n: the generator is not random.
         Err(Error::Rng)
@@ -274,5 +343,71 @@ impl RsaPrivateKey {
         let m = self.public_key().modulus();
         let zero = vec![0u64; m.limbs()];
         Ok(arith::random_between(rng, out, &zero, m.n(), m.bits(), 64)?)
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+    use rand::SeedableRng;
+
+    /// The plain value of a pair's share modulo prime `i` (out of Montgomery form).
+    fn plain(key: &RsaPrivateKey, i: usize, x: &[u64]) -> BigUint {
+        let pc = &key.crt[i];
+        let mut out = vec![0u64; x.len()];
+        let mut scratch = pc.modulus.scratch();
+        pc.modulus
+            .from_mont(&mut out, x, &key.kernel(), &mut scratch);
+        BigUint::from_slice(
+            &out.iter()
+                .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Every pair the cache hands out is `(tᵉ, t⁻¹)` modulo each prime; one is squared from
+    /// use to use, and after [`REFRESH`] uses the next is one of the fresh pairs made with
+    /// the first, [`PAIRS_PER_INVERSION`] of them.
+    #[test]
+    fn pairs_are_inverse_and_follow_one_another() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        for primes in [2, 3] {
+            let key = RsaPrivateKey::new_multi_prime(&mut rng, 1024, primes).unwrap();
+            let e = BigUint::from_bytes_be(&key.public_key().e_bytes);
+            let valid = |p: &Pair| {
+                (0..primes).all(|i| {
+                    let r = BigUint::from_slice(
+                        &key.crt[i]
+                            .modulus
+                            .n()
+                            .iter()
+                            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                            .collect::<Vec<_>>(),
+                    );
+                    let (a, ai) = (plain(&key, i, &p.a[i]), plain(&key, i, &p.ai[i]));
+                    (a * ai.modpow(&e, &r)) % &r == BigUint::from(1u8)
+                })
+            };
+            let first = key.blinding_pair(&mut rng).unwrap();
+            assert!(valid(&first), "{primes} primes: the first pair");
+            let spare: Vec<Pair> = key.blinding.slot.lock().unwrap().spare.clone();
+            assert_eq!(spare.len(), PAIRS_PER_INVERSION - 1);
+            assert!(spare.iter().all(valid), "{primes} primes: the spare pairs");
+            let mut last = first;
+            for use_ in 1..REFRESH {
+                let p = key.blinding_pair(&mut rng).unwrap();
+                // The square of the one before, share by share.
+                for i in 0..primes {
+                    let r = &key.crt[i];
+                    let want = r.modulus.mont_sqr(&last.a[i], &key.kernel());
+                    assert_eq!(&p.a[i][..], &want[..], "{primes} primes, use {use_}");
+                }
+                last = p;
+            }
+            let next = key.blinding_pair(&mut rng).unwrap();
+            let want = spare.last().unwrap();
+            assert!(next.a == want.a && next.ai == want.ai, "{primes} primes");
+        }
     }
 }
