@@ -37,6 +37,7 @@ use alloc::vec::Vec;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
+use super::crt::PrimeCrt;
 use super::{PrivateMode, RsaPrivateKey};
 use crate::nat::arith;
 use crate::rsa::{Error, Result};
@@ -45,12 +46,13 @@ use crate::rsa::{Error, Result};
 #[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) const REFRESH: u32 = 32;
 
-/// A blinding pair in CRT form: for prime `i` of the key (the key's order), `a[i] = tᵉ·Rᵢ mod
-/// rᵢ` and `ai[i] = t⁻¹·Rᵢ mod rᵢ`, `Rᵢ` the Montgomery radix of the prime's modulus.
+/// A blinding pair in CRT form: `tᵉ·Rᵢ mod rᵢ` for every prime `rᵢ` of the key (the key's
+/// order, each in its prime's limb count), then `t⁻¹·Rᵢ mod rᵢ` likewise, `Rᵢ` the Montgomery
+/// radix of the prime's modulus; one buffer, so that the copy each operation takes is one
+/// allocation.
 #[derive(Clone)]
 pub(crate) struct Pair {
-    a: Vec<Zeroizing<Vec<u64>>>,
-    ai: Vec<Zeroizing<Vec<u64>>>,
+    shares: Zeroizing<Vec<u64>>,
     /// Operations blinded with this pair so far (without `std` every pair is used once).
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     uses: u32,
@@ -93,9 +95,7 @@ impl BlindingCache {
         {
             let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
             for p in slot.current.iter().chain(&slot.spare) {
-                for x in p.a.iter().chain(&p.ai) {
-                    f(x.as_ptr() as *const u8, x.len() * 8);
-                }
+                f(p.shares.as_ptr() as *const u8, p.shares.len() * 8);
             }
         }
         #[cfg(not(feature = "std"))]
@@ -142,7 +142,7 @@ impl RsaPrivateKey {
         cs: &mut [Zeroizing<Vec<u64>>],
         work: &mut [u64],
     ) {
-        self.mul_parts(&pair.a, cs, work);
+        self.mul_parts(self.te_shares(pair), cs, work);
     }
 
     /// `ms[i] ← ms[i]·t⁻¹ mod rᵢ` for the blinded results `ms[i] = (c·tᵉ)^dᵢ mod rᵢ` of one
@@ -153,21 +153,41 @@ impl RsaPrivateKey {
         ms: &mut [Zeroizing<Vec<u64>>],
         work: &mut [u64],
     ) {
-        self.mul_parts(&pair.ai, ms, work);
+        self.mul_parts(self.inverse_shares(pair), ms, work);
     }
 
-    /// `xs[i] ← REDC(xs[i], fs[i])` modulo prime `i` (`fs[i]` in Montgomery form: the plain
-    /// product).
-    fn mul_parts(
-        &self,
-        fs: &[Zeroizing<Vec<u64>>],
-        xs: &mut [Zeroizing<Vec<u64>>],
-        work: &mut [u64],
-    ) {
+    /// `xs[i] ← REDC(xs[i], fᵢ)` modulo prime `i`, `fᵢ` the `i`-th of `fs`'s per-prime shares
+    /// (in Montgomery form: the plain product).
+    fn mul_parts(&self, fs: &[u64], xs: &mut [Zeroizing<Vec<u64>>], work: &mut [u64]) {
         let k = self.kernel();
-        for ((pc, f), x) in self.crt.iter().zip(fs).zip(xs) {
+        for ((pc, f), x) in self.per_prime(fs).zip(xs) {
             pc.mul(x, f, &k, work);
         }
+    }
+
+    /// The pair's `tᵉ` shares, one per prime ([`RsaPrivateKey::per_prime`] splits them).
+    fn te_shares<'a>(&self, pair: &'a Pair) -> &'a [u64] {
+        &pair.shares[..self.share_limbs()]
+    }
+
+    /// The pair's `t⁻¹` shares, one per prime.
+    fn inverse_shares<'a>(&self, pair: &'a Pair) -> &'a [u64] {
+        &pair.shares[self.share_limbs()..]
+    }
+
+    /// Limbs of one half of a pair: the primes' limb counts together.
+    fn share_limbs(&self) -> usize {
+        self.crt.iter().map(|pc| pc.modulus.limbs()).sum()
+    }
+
+    /// Each prime with its share of `x` (the primes' values one after another, each in its
+    /// prime's limb count).
+    fn per_prime<'a>(&'a self, x: &'a [u64]) -> impl Iterator<Item = (&'a PrimeCrt, &'a [u64])> {
+        self.crt.iter().scan(0, move |at, pc| {
+            let s = pc.modulus.limbs();
+            *at += s;
+            Some((pc, &x[*at - s..*at]))
+        })
     }
 
     /// The pair modulo `n`, in Montgomery form modulo `n`: `(tᵉ·R, t⁻¹·R)` (for the non-CRT
@@ -177,11 +197,9 @@ impl RsaPrivateKey {
         let k = self.kernel();
         let mut scratch = Zeroizing::new(m.scratch());
         let mut work = self.prime_work();
-        let mut whole = |parts: &[Zeroizing<Vec<u64>>]| {
+        let mut whole = |shares: &[u64]| {
             let plain: Vec<Zeroizing<Vec<u64>>> = self
-                .crt
-                .iter()
-                .zip(parts)
+                .per_prime(shares)
                 .map(|(pc, x)| {
                     let mut out = Zeroizing::new(vec![0u64; x.len()]);
                     pc.modulus.from_mont(&mut out, x, &k, &mut work);
@@ -193,7 +211,10 @@ impl RsaPrivateKey {
             m.to_mont(&mut out, &v, &k, &mut scratch);
             out
         };
-        (whole(&pair.a), whole(&pair.ai))
+        (
+            whole(self.te_shares(pair)),
+            whole(self.inverse_shares(pair)),
+        )
     }
 
     /// The pair for this operation: the cached one (squared in the cache for the next use),
@@ -224,9 +245,12 @@ impl RsaPrivateKey {
             let current = pair.clone();
             let k = self.kernel();
             let mut work = self.prime_work();
-            for (pc, (a, ai)) in self.crt.iter().zip(pair.a.iter_mut().zip(&mut pair.ai)) {
-                pc.sqr(a, &k, &mut work);
-                pc.sqr(ai, &k, &mut work);
+            // Both halves' shares, prime after prime: the primes' limb counts twice over.
+            let mut rest = &mut pair.shares[..];
+            for pc in self.crt.iter().chain(&self.crt) {
+                let (x, tail) = rest.split_at_mut(pc.modulus.limbs());
+                pc.sqr(x, &k, &mut work);
+                rest = tail;
             }
             pair.uses += 1;
             Ok(current)
@@ -309,27 +333,24 @@ impl RsaPrivateKey {
             }
             mul(&mut tis[0], &w, &one);
             let mut work = self.prime_work();
-            let mut share = |x: &[u64]| -> Vec<Zeroizing<Vec<u64>>> {
-                self.crt
-                    .iter()
-                    .map(|pc| {
-                        let mut r = Zeroizing::new(vec![0u64; pc.modulus.limbs()]);
-                        pc.reduce(&mut r, x, &k, &mut work);
-                        // REDC(x mod rᵢ, R²) = x·R mod rᵢ.
-                        pc.mul(&mut r, pc.modulus.rr(), &k, &mut work);
-                        r
-                    })
-                    .collect()
-            };
+            let half = self.share_limbs();
             let mut pairs = Vec::with_capacity(count);
             for (t, ti) in ts.iter().zip(&tis) {
                 let mut te = zero();
                 public.pow_e(&mut te, t, &k);
-                pairs.push(Pair {
-                    a: share(&te),
-                    ai: share(ti),
-                    uses: 0,
-                });
+                let mut shares = Zeroizing::new(vec![0u64; 2 * half]);
+                let mut rest = &mut shares[..];
+                for (x, pc) in [&te, ti]
+                    .into_iter()
+                    .flat_map(|x| self.crt.iter().map(move |pc| (x, pc)))
+                {
+                    let (r, tail) = rest.split_at_mut(pc.modulus.limbs());
+                    pc.reduce(r, x, &k, &mut work);
+                    // REDC(x mod rᵢ, R²) = x·R mod rᵢ.
+                    pc.mul(r, pc.modulus.rr(), &k, &mut work);
+                    rest = tail;
+                }
+                pairs.push(Pair { shares, uses: 0 });
             }
             return Ok(pairs);
         }
@@ -385,7 +406,9 @@ mod tests {
                             .flat_map(|&w| [w as u32, (w >> 32) as u32])
                             .collect::<Vec<_>>(),
                     );
-                    let (a, ai) = (plain(&key, i, &p.a[i]), plain(&key, i, &p.ai[i]));
+                    let a = key.per_prime(key.te_shares(p)).nth(i).unwrap().1;
+                    let ai = key.per_prime(key.inverse_shares(p)).nth(i).unwrap().1;
+                    let (a, ai) = (plain(&key, i, a), plain(&key, i, ai));
                     (a * ai.modpow(&e, &r)) % &r == BigUint::from(1u8)
                 })
             };
@@ -398,16 +421,16 @@ mod tests {
             for use_ in 1..REFRESH {
                 let p = key.blinding_pair(&mut rng).unwrap();
                 // The square of the one before, share by share.
-                for i in 0..primes {
-                    let r = &key.crt[i];
-                    let want = r.modulus.mont_sqr(&last.a[i], &key.kernel());
-                    assert_eq!(&p.a[i][..], &want[..], "{primes} primes, use {use_}");
+                let got = key.per_prime(&p.shares);
+                for ((pc, was), (_, now)) in key.per_prime(&last.shares).zip(got) {
+                    let want = pc.modulus.mont_sqr(was, &key.kernel());
+                    assert_eq!(now, &want[..], "{primes} primes, use {use_}");
                 }
                 last = p;
             }
             let next = key.blinding_pair(&mut rng).unwrap();
             let want = spare.last().unwrap();
-            assert!(next.a == want.a && next.ai == want.ai, "{primes} primes");
+            assert!(next.shares == want.shares, "{primes} primes");
         }
     }
 }
