@@ -1,6 +1,6 @@
 //! What base blinding costs: PKCS#1 v1.5 SHA-256 signatures with `sign` (unblinded) and
-//! `sign_with_rng` (blinded: the key's pair applied, removed and squared each time, a fresh
-//! pair every 32 signatures) on fresh 2-prime keys. The two alternate one signature at a time
+//! `sign_with_rng` (blinded: the key's pair applied, removed and squared each time, the next
+//! fresh pair every 32 signatures, four made at a time) on fresh 2-prime keys. The two alternate one signature at a time
 //! (so that slow drifts of a shared machine hit both alike), each timed on its own; the report
 //! gives the mean of each (which includes the blinded side's fresh pairs) and the median.
 //! Run it pinned to one core:

@@ -1,8 +1,8 @@
 //! Set-up arithmetic for RSA keys (variable-length limb vectors, below the RSA layer): products, remainders, gcd, lcm and inverses over limb vectors.
 //!
-//! Nothing here runs per private operation (the blinding code's fresh pair, once every 32
-//! blinded operations, uses [`inv_mod_odd_vartime`] and [`random_between`], which Miller–Rabin
-//! also draws its bases with). The functions without a suffix are
+//! Nothing here runs per private operation (the blinding code's fresh pairs, four at a time
+//! once every 128 blinded operations, use [`inv_mod_odd_vartime`] and [`random_between`],
+//! which Miller–Rabin also draws its bases with). The functions without a suffix are
 //! constant time in the values (they build on [`nat::mul`] and the bitwise [`nat::div_rem`])
 //! and may see secrets; they leak only the announced lengths of their inputs (and, where they
 //! trim a divisor, its limb length, which for RSA primes is the public key size). The
