@@ -279,13 +279,8 @@ impl RsaPrivateKey {
         let mut scratch = Zeroizing::new(m.scratch());
         let zero = || Zeroizing::new(vec![0u64; s]);
         // All in Montgomery form (x·R mod n) until the end: REDC(x·R, y·R) = x·y·R.
-        let mut mul = |out: &mut [u64], a: &[u64], b: &[u64]| {
-            (k.mul)(out, a, b, m.n(), m.n0(), &mut scratch);
-        };
-        let one = {
-            let mut v = vec![0u64; s];
-            v[0] = 1;
-            v
+        let mul = |out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]| {
+            (k.mul)(out, a, b, m.n(), m.n0(), scratch);
         };
         for _ in 0..4 {
             let mut ts: Vec<Zeroizing<Vec<u64>>> = Vec::with_capacity(count);
@@ -294,7 +289,7 @@ impl RsaPrivateKey {
                 let mut t = zero();
                 self.random_below_n(rng, &mut t)?;
                 let mut tm = zero();
-                mul(&mut tm, &t, m.rr());
+                m.to_mont(&mut tm, &t, &k, &mut scratch);
                 ts.push(t);
                 tms.push(tm);
             }
@@ -303,14 +298,19 @@ impl RsaPrivateKey {
             prefix.push(tms[0].clone());
             for tm in &tms[1..] {
                 let mut p = zero();
-                mul(&mut p, prefix.last().expect("one prefix"), tm);
+                mul(&mut p, prefix.last().expect("one prefix"), tm, &mut scratch);
                 prefix.push(p);
             }
             let (mut u, mut um, mut xm, mut x) = (zero(), zero(), zero(), zero());
             self.random_below_n(rng, &mut u)?;
-            mul(&mut um, &u, m.rr());
-            mul(&mut xm, prefix.last().expect("one prefix"), &um);
-            mul(&mut x, &xm, &one);
+            m.to_mont(&mut um, &u, &k, &mut scratch);
+            mul(
+                &mut xm,
+                prefix.last().expect("one prefix"),
+                &um,
+                &mut scratch,
+            );
+            m.from_mont(&mut x, &xm, &k, &mut scratch);
             // None only if some tⱼ or u shares a factor with n (probability below 2⁻⁵⁰⁰ each):
             // draw again.
             let Some(inv) = arith::inv_mod_odd_vartime(&x, m.n()) else {
@@ -319,19 +319,19 @@ impl RsaPrivateKey {
             let inv = Zeroizing::new(inv);
             // w = x⁻¹·u·R = (t₀⋯t_last)⁻¹·R.
             let (mut invm, mut w) = (zero(), zero());
-            mul(&mut invm, &inv, m.rr());
-            mul(&mut w, &invm, &um);
+            m.to_mont(&mut invm, &inv, &k, &mut scratch);
+            mul(&mut w, &invm, &um, &mut scratch);
             // Back down: tⱼ⁻¹ = w·prefix[j−1], then w ← w·tⱼ = (t₀⋯tⱼ₋₁)⁻¹.
             let mut tis: Vec<Zeroizing<Vec<u64>>> = (0..count).map(|_| zero()).collect();
             for j in (1..count).rev() {
                 let mut tim = zero();
-                mul(&mut tim, &w, &prefix[j - 1]);
-                mul(&mut tis[j], &tim, &one);
+                mul(&mut tim, &w, &prefix[j - 1], &mut scratch);
+                m.from_mont(&mut tis[j], &tim, &k, &mut scratch);
                 let mut next = zero();
-                mul(&mut next, &w, &tms[j]);
+                mul(&mut next, &w, &tms[j], &mut scratch);
                 w = next;
             }
-            mul(&mut tis[0], &w, &one);
+            m.from_mont(&mut tis[0], &w, &k, &mut scratch);
             let mut work = self.prime_work();
             let half = self.share_limbs();
             let mut pairs = Vec::with_capacity(count);

@@ -285,13 +285,16 @@ impl RsaPrivateKey {
     /// A zeroed work buffer for any prime's [`PrimeCrt::reduce`], [`PrimeCrt::mul`] and
     /// [`PrimeCrt::sqr`] (sized for the longest prime).
     pub(super) fn prime_work(&self) -> Zeroizing<Vec<u64>> {
-        let s = self
-            .crt
+        Zeroizing::new(vec![0u64; work_len(self.max_prime_limbs())])
+    }
+
+    /// The longest prime's limb count.
+    fn max_prime_limbs(&self) -> usize {
+        self.crt
             .iter()
             .map(|pc| pc.modulus.limbs())
             .max()
-            .unwrap_or(1);
-        Zeroizing::new(vec![0u64; work_len(s)])
+            .unwrap_or(1)
     }
 
     /// `m` as `size()` bytes if `passed` (its fault check), else [`Error::FaultDetected`].
@@ -396,12 +399,7 @@ impl RsaPrivateKey {
             .map(|pc| pc.modulus.limbs())
             .sum::<usize>()
             .max(nl);
-        let smax = self
-            .crt
-            .iter()
-            .map(|pc| pc.modulus.limbs())
-            .max()
-            .unwrap_or(1);
+        let smax = self.max_prime_limbs();
         // acc (total limbs), then x, diff, tmp (up to smax limbs each), then prefix·h (up to
         // total limbs): one buffer.
         let mut buf = Zeroizing::new(vec![0u64; 2 * total + 3 * smax]);
