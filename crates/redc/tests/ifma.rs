@@ -711,9 +711,10 @@ fn wide_public_exponent_matches_num_bigint() {
         let s = limbs_needed::<u64>(&n);
         let m = Modulus::new(&limbs::<u64>(&n, s)).unwrap();
         let m52 = Modulus52::new_wide(&m, digits).unwrap();
-        let exps: [&[u8]; 6] = [
+        let exps: [&[u8]; 7] = [
             &[],
             &[1],
+            &[2],
             &[3],
             &[1, 0, 1],
             &[0x80, 0, 0, 0],

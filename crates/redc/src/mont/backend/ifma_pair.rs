@@ -186,12 +186,25 @@ unsafe fn wide_public_core<const NV: usize>(
     } else {
         cur[0] = x[0];
         let mut acc = xv;
-        for i in (0..bits - 1).rev() {
+        for i in (1..bits - 1).rev() {
             acc = one_n.amm(next, &acc, [&cur[0]]);
             core::mem::swap(&mut cur, &mut next);
             if crate::exp::exp_bits(exp, i, 1) == 1 {
                 acc = one_n.amm(next, &acc, [&x[0]]);
                 core::mem::swap(&mut cur, &mut next);
+            }
+        }
+        if bits > 1 {
+            acc = one_n.amm(next, &acc, [&cur[0]]);
+            core::mem::swap(&mut cur, &mut next);
+            if crate::exp::exp_bits(exp, 0, 1) == 1 {
+                // The last product takes the base itself (< n) instead of base·R: it leaves
+                // the domain on the way, and the product by 1 below is not needed. The
+                // result is below 2n (a < 2n, b < n), which `finish_job` reduces.
+                let mut o = Zeroizing::new([Digits::ZERO; 1]);
+                one_n.amm(&mut o, &acc, [inputs.base]);
+                *out = o[0];
+                return;
             }
         }
         acc
@@ -262,6 +275,14 @@ struct Pair<const NV: usize, const U: usize> {
 }
 
 impl<const NV: usize, const U: usize> Pair<NV, U> {
+    /// Whether a product's steps wait on the quotient chain rather than on the multiplier:
+    /// one number (the wide form) of up to five registers (40 digits). There the term
+    /// `hi(n·y)` is formed apart and added, one more addition per register for a shorter
+    /// chain (`ifma_bound`'s wide row, Sapphire Rapids class: about 9 % fewer cycles per
+    /// product at 20 digits, 3 % at 40); from eight registers the multiply-adds outlast the
+    /// chain and the extra additions cost 12 %, so the larger counts keep the fused form.
+    const LATENCY_BOUND: bool = U == 1 && NV <= 5;
+
     /// `out[u] = a[u]·b[u]·R⁻¹ (mod nᵤ)` for every number, `< 2n` for inputs `< 2n`: `a` in
     /// registers, `b` as digits in memory; `out` gets the normalised digits (zero beyond
     /// `L`) and the function returns them in registers.
@@ -289,7 +310,13 @@ impl<const NV: usize, const U: usize> Pair<NV, U> {
                 for v in 0..NV {
                     let t = _mm512_madd52hi_epu64(zero, a[u][v], bi[u]);
                     let t = _mm512_madd52lo_epu64(t, a[u][v], bn);
-                    rest[v] = _mm512_madd52hi_epu64(t, self.n[u][v], y);
+                    rest[v] = if Self::LATENCY_BOUND {
+                        // hi(n·y) on its own, added after: the step's last term then waits
+                        // on one multiply-add after y instead of a chain of three.
+                        _mm512_add_epi64(t, _mm512_madd52hi_epu64(zero, self.n[u][v], y))
+                    } else {
+                        _mm512_madd52hi_epu64(t, self.n[u][v], y)
+                    };
                     p[v] = _mm512_madd52lo_epu64(acc[u][v], self.n[u][v], y);
                 }
                 let carry = _mm512_maskz_srli_epi64::<52>(1, p[0]);
