@@ -39,8 +39,22 @@ impl<const N: usize> core::ops::DerefMut for LineAligned<N> {
 }
 
 impl<const N: usize> zeroize::Zeroize for LineAligned<N> {
+    /// Volatile stores of 128 bits (SSE2, in every x86-64) instead of the `zeroize` crate's
+    /// one per word: these buffers are cleared on every call, and a lane table's entry alone
+    /// is 2,560 bytes. The fence keeps later code from moving before the clearing, as in
+    /// `zeroize`.
     fn zeroize(&mut self) {
-        self.0.zeroize();
+        use core::arch::x86_64::{__m128i, _mm_setzero_si128};
+        let mut pairs = self.0.chunks_exact_mut(2);
+        for pair in &mut pairs {
+            // SAFETY: `pair` is two exclusive words, 16-byte aligned since the buffer is
+            // 64-byte aligned and the chunks start at even words; SSE2 is part of x86-64.
+            unsafe {
+                core::ptr::write_volatile(pair.as_mut_ptr() as *mut __m128i, _mm_setzero_si128())
+            };
+        }
+        pairs.into_remainder().zeroize();
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
