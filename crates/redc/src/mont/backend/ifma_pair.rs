@@ -278,9 +278,9 @@ impl<const NV: usize, const U: usize> Pair<NV, U> {
     /// Whether a product's steps wait on the quotient chain rather than on the multiplier:
     /// one number (the wide form) of up to five registers (40 digits). There the term
     /// `hi(n·y)` is formed apart and added, one more addition per register for a shorter
-    /// chain (`ifma_bound`'s wide row, Sapphire Rapids class: about 9 % fewer cycles per
-    /// product at 20 digits, 3 % at 40); from eight registers the multiply-adds outlast the
-    /// chain and the extra additions cost 12 %, so the larger counts keep the fused form.
+    /// chain (a copy of the step timed on the Sapphire Rapids class: about 9 % fewer cycles
+    /// per product at 20 digits, 3 % at 40); from eight registers the multiply-adds outlast
+    /// the chain and the extra additions cost 12 %, so the larger counts keep the fused form.
     const LATENCY_BOUND: bool = U == 1 && NV <= 5;
 
     /// `out[u] = a[u]·b[u]·R⁻¹ (mod nᵤ)` for every number, `< 2n` for inputs `< 2n`: `a` in
