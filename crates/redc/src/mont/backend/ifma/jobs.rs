@@ -209,9 +209,12 @@ pub(in crate::mont::backend) fn exp_digit_rows(
 /// A job's result from its `L` radix-2^52 digits (a value ≤ n): back to 64-bit limbs, then the
 /// one masked subtraction.
 pub(in crate::mont::backend) fn finish_job(job: &mut PowJob<'_>, digits: &[u64]) {
+    /// Limbs of the longest number a job has (the wide form's digits).
+    const MAX_LIMBS: usize = (super::MAX_WIDE_DIGITS * 52).div_ceil(64);
     from_radix52(job.out, digits);
-    let mut tmp = Zeroizing::new(vec![0u64; job.out.len()]);
-    nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp);
+    // On the stack: a heap buffer here was an allocation per exponentiation.
+    let mut tmp = Zeroizing::new([0u64; MAX_LIMBS]);
+    nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp[..job.out.len()]);
 }
 
 #[cfg(test)]
