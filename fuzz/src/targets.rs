@@ -405,8 +405,9 @@ pub fn mont(data: &[u8]) {
 
 /// The IFMA exponentiations (where the CPU has them) against num-bigint: the lane form with
 /// one job (with each way of selecting a window's multiplier, each squaring form, each
-/// product form), and the duo and pair forms with two (bases `a` and `b`, one modulus and
-/// exponent; the duo form also by square-and-multiply over the exponent taken as public).
+/// product form), the wide public form with one, and the duo and pair forms with two (bases
+/// `a` and `b`, one modulus and exponent; the duo form also by square-and-multiply over the
+/// exponent taken as public).
 #[cfg(target_arch = "x86_64")]
 fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
     use redc::mont::backend::{ifma, ifma_duo, ifma_pair};
@@ -495,9 +496,28 @@ fn ifma_forms(n: &BigUint, a: &BigUint, b: &BigUint, exp: &[u8], sel: u8) {
             "ifma pair pow"
         );
     }
+    // The wide public form (verification and the fault check): at the modulus's own digit
+    // count (one to three registers, the form that forms hi(n·y) apart) and in 60 digits
+    // (eight registers, the fused form; more digits than needed is always correct).
+    let need = ifma::digits_for_bits(m.bits());
+    for digits in [need, 60] {
+        let m52 = ifma::Modulus52::new_wide(&m, digits).expect("up to 80 digits");
+        let mut out = vec![0u64; s];
+        let mut job = ifma::PowJob {
+            out: &mut out,
+            base: &al,
+            exp: &[],
+            modulus: &m52,
+        };
+        ifma_pair::pow_wide_public_vartime(token, &mut job, exp);
+        assert_eq!(
+            from_limbs(&out),
+            want_a,
+            "ifma wide public pow, {digits} digits, n {n:x} a {a:x} exp {exp:?}"
+        );
+    }
     // The duo form in both register widths, each at its smallest count for the modulus,
     // squaring both ways.
-    let need = ifma::digits_for_bits(m.bits());
     let widths = [ifma_duo::DuoWidth::W512, ifma_duo::DuoWidth::W256];
     let squarings = [
         ifma_duo::DuoSquaring::Kernel,

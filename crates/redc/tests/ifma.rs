@@ -962,3 +962,53 @@ fn lane_product_form_follows_the_cpu_kinds_rule() {
     };
     assert_eq!(lane_product_for(40, &no_tiles), LaneProduct::MemoryOperands);
 }
+
+/// The wide form's last product by the base itself can end at or above `n`: with a modulus
+/// that fills its top limb (every RSA modulus) such a value does not fit the result's limbs
+/// unless it is reduced first. Moduli of 256 bits in five digits (`R/n = 16`) end there
+/// often; the first case is the one the `mont` fuzz target found.
+#[test]
+fn wide_public_pow_full_limb_moduli() {
+    let Some(token) = Token::get() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut cases = vec![(
+        BigUint::parse_bytes(
+            b"ffffffffffff3b0cffffffff4d24fffffffeffffff0067015b5137ffcb271235",
+            16,
+        )
+        .unwrap(),
+        BigUint::parse_bytes(
+            b"6b609b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9bbe9b9b9b9b9b9b9b9b9b9b",
+            16,
+        )
+        .unwrap(),
+        vec![0x9bu8; 8],
+    )];
+    for _ in 0..300 {
+        let n = random_modulus(&mut rng, 256);
+        let base = rng.gen_biguint_below(&n);
+        let exp: Vec<u8> = (0..rng.gen_range(1..=8)).map(|_| rng.gen()).collect();
+        cases.push((n, base, exp));
+    }
+    for (n, base, exp) in cases {
+        assert_eq!(n.bits(), 256, "fills its four limbs");
+        let m = Modulus::new(&limbs::<u64>(&n, 4)).unwrap();
+        for digits in [5usize, 6, 60] {
+            let m52 = Modulus52::new_wide(&m, digits).unwrap();
+            let base_limbs = limbs(&base, 4);
+            let mut out = vec![0u64; 4];
+            let mut job = PowJob {
+                out: &mut out,
+                base: &base_limbs,
+                exp: &[],
+                modulus: &m52,
+            };
+            redc::mont::backend::ifma_pair::pow_wide_public_vartime(token, &mut job, &exp);
+            assert_eq!(
+                big(&out),
+                base.modpow(&BigUint::from_bytes_be(&exp), &n),
+                "n {n:x}, base {base:x}, e {exp:?}, {digits} digits"
+            );
+        }
+    }
+}
