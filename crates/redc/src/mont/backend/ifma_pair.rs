@@ -219,7 +219,7 @@ unsafe fn wide_public_core<const NV: usize>(
 }
 
 /// `x −= n` if `x ≥ n`, for `x < 2n` in `l` normalised digits (and `n` in the same form), in
-/// constant time: both differences are formed and one is kept by a mask.
+/// constant time: the difference is formed and kept or not by a mask.
 fn sub_n_if_not_below(x: &mut Digits, n: &Digits, l: usize) {
     let mut d = Zeroizing::new(Digits::ZERO);
     let mut borrow = 0u64;
@@ -229,11 +229,9 @@ fn sub_n_if_not_below(x: &mut Digits, n: &Digits, l: usize) {
         borrow = t >> 63;
         d[i] = t & MASK52;
     }
-    // All ones if x < n (keep x), zero otherwise (take x − n).
-    let keep = borrow.wrapping_neg();
-    for i in 0..l {
-        x[i] = (x[i] & keep) | (d[i] & !keep);
-    }
+    // x − n unless it borrowed (x < n), by the crate's masked assignment.
+    let take = !crate::ct::mask_from_bit(borrow);
+    crate::ct::assign_masked(take, &mut x[..l], &d[..l]);
 }
 
 /// The wide form's one number in digit form (see [`pow_wide_public_vartime`]).
