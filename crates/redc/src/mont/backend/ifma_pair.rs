@@ -200,12 +200,9 @@ unsafe fn wide_public_core<const NV: usize>(
             if crate::exp::exp_bits(exp, 0, 1) == 1 {
                 // The last product takes the base itself (< n) instead of base·R: it leaves
                 // the domain on the way, and the product by 1 below is not needed. Its result
-                // is below 2n (a < 2n, b < n) but may be n or more, which need not fit the
-                // modulus's 64-bit limbs (a modulus that fills its top limb), so it is brought
-                // below n here, in digits.
+                // is below 2n (a < 2n, b < n), which `finish_job` reduces.
                 let mut o = Zeroizing::new([Digits::ZERO; 1]);
                 one_n.amm(&mut o, &acc, [inputs.base]);
-                sub_n_if_not_below(&mut o[0], inputs.n, l);
                 *out = o[0];
                 return;
             }
@@ -216,22 +213,6 @@ unsafe fn wide_public_core<const NV: usize>(
     let mut o = Zeroizing::new([Digits::ZERO; 1]);
     one_n.amm(&mut o, &acc, [&one]);
     *out = o[0];
-}
-
-/// `x −= n` if `x ≥ n`, for `x < 2n` in `l` normalised digits (and `n` in the same form), in
-/// constant time: the difference is formed and kept or not by a mask.
-fn sub_n_if_not_below(x: &mut Digits, n: &Digits, l: usize) {
-    let mut d = Zeroizing::new(Digits::ZERO);
-    let mut borrow = 0u64;
-    for i in 0..l {
-        // Digits below 2^52: the difference is negative exactly when it wraps to 2^63 or more.
-        let t = x[i].wrapping_sub(n[i]).wrapping_sub(borrow);
-        borrow = t >> 63;
-        d[i] = t & MASK52;
-    }
-    // x − n unless it borrowed (x < n), by the crate's masked assignment.
-    let take = !crate::ct::mask_from_bit(borrow);
-    crate::ct::assign_masked(take, &mut x[..l], &d[..l]);
 }
 
 /// The wide form's one number in digit form (see [`pow_wide_public_vartime`]).

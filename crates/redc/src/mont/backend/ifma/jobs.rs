@@ -206,15 +206,20 @@ pub(in crate::mont::backend) fn exp_digit_rows(
     rows
 }
 
-/// A job's result from its `L` radix-2^52 digits (a value ≤ n): back to 64-bit limbs, then the
-/// one masked subtraction.
+/// A job's result from its `L` radix-2^52 digits (a value below 2n): back to 64-bit limbs and
+/// one word above them, then the one masked subtraction. The word above matters for a value of
+/// n or more when the modulus fills its top limb (every RSA modulus): such a value does not fit
+/// the limbs alone.
 pub(in crate::mont::backend) fn finish_job(job: &mut PowJob<'_>, digits: &[u64]) {
     /// Limbs of the longest number a job has (the wide form's digits).
     const MAX_LIMBS: usize = (super::MAX_WIDE_DIGITS * 52).div_ceil(64);
-    from_radix52(job.out, digits);
+    let s = job.out.len();
     // On the stack: a heap buffer here was an allocation per exponentiation.
+    let mut wide = Zeroizing::new([0u64; MAX_LIMBS + 1]);
+    from_radix52(&mut wide[..s + 1], digits);
+    job.out.copy_from_slice(&wide[..s]);
     let mut tmp = Zeroizing::new([0u64; MAX_LIMBS]);
-    nat::reduce_once(job.out, 0, &job.modulus.n64, &mut tmp[..job.out.len()]);
+    nat::reduce_once(job.out, wide[s], &job.modulus.n64, &mut tmp[..s]);
 }
 
 #[cfg(test)]
