@@ -181,7 +181,9 @@ impl PrimeCrt {
         x.copy_from_slice(tmp);
     }
 
-    /// `x ← REDC(x, x)` modulo this prime; `work` as for [`PrimeCrt::reduce`].
+    /// `x ← REDC(x, x)` modulo this prime; `work` as for [`PrimeCrt::reduce`]. Only the
+    /// blinding pair's cache squares (it needs `std`'s lock).
+    #[cfg(feature = "std")]
     pub(super) fn sqr(&self, x: &mut [u64], k: &Kernel<u64>, work: &mut [u64]) {
         let m = &self.modulus;
         let (tmp, scratch) = work.split_at_mut(m.limbs());
