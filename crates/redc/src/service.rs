@@ -257,8 +257,14 @@ impl Drop for Slot<'_> {
         let mut state = self.shared.lock();
         state.busy -= 1;
         state.serving -= self.requests;
+        // A free slot matters to a worker only while requests are queued (one asleep for want
+        // of a slot); with none queued, waking the workers would only have them find nothing
+        // and sleep again: two wake-ups per signature for a lone caller signing inline.
+        let wake = state.queued > 0;
         drop(state);
-        self.shared.changed.notify_all();
+        if wake {
+            self.shared.changed.notify_all();
+        }
     }
 }
 
@@ -766,8 +772,12 @@ impl Shared {
             let batch: Vec<Request> = state.queues[id].drain(..take).collect();
             state.queued -= take;
             let slot = Slot::take(self, &mut state, take);
+            // Another worker may take what this batch left queued.
+            let more = state.queued > 0;
             drop(state);
-            self.changed.notify_all();
+            if more {
+                self.changed.notify_all();
+            }
             let results = match self.key_at(id) {
                 Ok(key) => {
                     let items: Vec<(Scheme, &[u8], bool)> = batch
