@@ -1,10 +1,12 @@
 """``python -m redc speed``: RSA sign/s and verify/s from Python, redc against pyca
 ``cryptography`` (when installed), alternating rounds, medians; and ``sign_many`` of 8 against
-8 single pyca signatures."""
+8 single pyca signatures. With ``--threads T``, also T threads signing at once: each with the
+key itself, through ``redc.service.BatchSigner``, and with pyca's key."""
 
 import argparse
 import statistics
 import sys
+import threading
 import time
 
 import redc
@@ -22,11 +24,46 @@ def _rate(fn, seconds):
             return n / el
 
 
+def _threaded_rate(fn, threads, seconds):
+    """Calls of ``fn`` per second over ``threads`` threads calling it for ``seconds``."""
+    fn()  # warm-up
+    counts = [0] * threads
+    start = time.perf_counter()
+    stop = start + seconds
+
+    def loop(i):
+        n = 0
+        while time.perf_counter() < stop:
+            fn()
+            n += 1
+        counts[i] = n
+
+    workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
+def _positive(text):
+    value = int(text)
+    if not 1 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"{value} is not between 1 and 1024")
+    return value
+
+
 def speed(argv):
     p = argparse.ArgumentParser(prog="python -m redc speed", description=__doc__)
     p.add_argument("--bits", default="2048", help="key sizes, comma-separated (default 2048)")
     p.add_argument("--seconds", type=float, default=1.0, help="measuring time per figure")
     p.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians)")
+    p.add_argument(
+        "--threads",
+        type=_positive,
+        help="also sign from this many threads at once: the key itself, through "
+        "redc.service.BatchSigner, and pyca's key",
+    )
     args = p.parse_args(argv)
     try:
         from cryptography.hazmat.primitives import hashes as ph
@@ -43,6 +80,7 @@ def speed(argv):
     if prsa is not None:
         header += f"{'pyca sign/s':>13}{'pyca ver/s':>12}{'sign×':>8}{'verify×':>9}{'many×':>8}"
     print(header)
+    threaded = []
     for bits in [int(b) for b in args.bits.split(",")]:
         key = redc.generate_private_key(65537, bits)
         pub = key.public_key()
@@ -70,13 +108,49 @@ def speed(argv):
                 f"{m['v'] / m['pv']:>9.2f}{m['m'] / m['ps']:>8.2f}"
             )
         print(line)
+        if args.threads:
+            threaded.append((bits, key, pkey if prsa is not None else None))
+    if args.threads:
+        _threads_table(threaded, args.threads, per, args.rounds, msg)
     return 0
+
+
+def _threads_table(keys, threads, per, rounds, msg):
+    """The ``--threads`` table: sign/s of ``threads`` threads signing at once."""
+    from .service import BatchSigner
+
+    pyca = keys and keys[0][2] is not None
+    header = f"{'threads=' + str(threads):<12}{'sign/s':>12}{'BatchSigner':>12}{'service×':>10}"
+    if pyca:
+        header += f"{'pyca sign/s':>13}{'vs pyca':>9}"
+    print()
+    print(header)
+    for bits, key, pkey in keys:
+        signer = BatchSigner()
+        batched = signer.add_key(key)
+        r = {k: [] for k in ("s", "b", "p")}
+        for _ in range(rounds):
+            r["s"].append(_threaded_rate(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
+            r["b"].append(_threaded_rate(lambda: batched.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
+            if pyca:
+                from cryptography.hazmat.primitives import hashes as ph
+                from cryptography.hazmat.primitives.asymmetric import padding as pp
+
+                r["p"].append(_threaded_rate(lambda: pkey.sign(msg, pp.PKCS1v15(), ph.SHA256()), threads, per))
+        m = {k: statistics.median(v) for k, v in r.items() if v}
+        line = f"{'rsa ' + str(bits):<12}{m['s']:>12.1f}{m['b']:>12.1f}{m['b'] / m['s']:>10.2f}"
+        if pyca:
+            line += f"{m['p']:>13.1f}{m['b'] / m['p']:>9.2f}"
+        print(line)
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] != "speed":
-        print("usage: python -m redc speed [--bits 2048,3072] [--seconds S] [--rounds N]", file=sys.stderr)
+        print(
+            "usage: python -m redc speed [--bits 2048,3072] [--seconds S] [--rounds N] [--threads T]",
+            file=sys.stderr,
+        )
         return 2
     return speed(argv[1:])
 

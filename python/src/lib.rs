@@ -3,6 +3,8 @@
 //! takes plain values: hash names, padding kinds, salt lengths and bytes. Every private
 //! operation releases the GIL and is blinded with the operating system's generator.
 
+use std::sync::Arc;
+
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -14,6 +16,7 @@ use redc::rsa::{
     EncodingFault, Error, HashAlg, Oaep, OsRng, ParameterFault, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss,
     RsaPrivateKey, RsaPublicKey,
 };
+use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig};
 
 create_exception!(
     _redc,
@@ -615,10 +618,137 @@ fn backend() -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// redc's signing service (`redc::service::BatchSigner`; wrapped as
+/// `redc.service.BatchSigner`): concurrent `sign` calls on its keys, from any threads, are
+/// gathered into batches.
+#[pyclass(module = "redc._redc", frozen)]
+struct Service {
+    inner: Arc<BatchSigner>,
+}
+
+#[pymethods]
+impl Service {
+    /// A service with `workers` threads (None: one per core), batches of at most `max_batch`
+    /// requests of one key, and lone requests signed on their caller's thread when `inline`.
+    #[new]
+    #[pyo3(signature = (workers=None, max_batch=8, inline=true))]
+    fn new(workers: Option<usize>, max_batch: usize, inline: bool) -> PyResult<Self> {
+        let mut config = ServiceConfig::default();
+        if let Some(w) = workers {
+            if !(1..=1024).contains(&w) {
+                return Err(PyValueError::new_err(format!(
+                    "workers must be between 1 and 1024, got {w}"
+                )));
+            }
+            config.workers = w;
+        }
+        if !(1..=1024).contains(&max_batch) {
+            return Err(PyValueError::new_err(format!(
+                "max_batch must be between 1 and 1024, got {max_batch}"
+            )));
+        }
+        config.max_batch = max_batch;
+        config.inline = inline;
+        Ok(Service {
+            inner: Arc::new(BatchSigner::new(config)),
+        })
+    }
+
+    /// The worker threads that started (0: the operating system refused every one, and each
+    /// request is signed on its caller's thread).
+    #[getter]
+    fn workers(&self) -> usize {
+        self.inner.config().workers
+    }
+
+    /// The most requests of one key signed together.
+    #[getter]
+    fn max_batch(&self) -> usize {
+        self.inner.config().max_batch
+    }
+
+    /// `(requests, inline, batches, largest_batch)` so far.
+    fn stats(&self) -> (u64, u64, u64, u64) {
+        let s = self.inner.stats();
+        (s.requests, s.inline, s.batches, s.largest_batch)
+    }
+
+    /// The keys the service holds now.
+    #[getter]
+    fn keys_held(&self) -> usize {
+        self.inner.keys_held()
+    }
+
+    /// Adds a copy of `key`; the service holds it until the returned handle is dropped.
+    fn add_key(&self, key: &PrivateKey) -> ServiceKey {
+        let id = self.inner.add_key(key.key.clone());
+        ServiceKey {
+            service: Arc::clone(&self.inner),
+            id,
+        }
+    }
+}
+
+/// One key held by a [`Service`] (inside `redc.service.BatchedPrivateKey`): signing through
+/// the service; dropping the handle removes the key from it (zeroized once no batch uses it).
+#[pyclass(module = "redc._redc", frozen)]
+struct ServiceKey {
+    service: Arc<BatchSigner>,
+    id: KeyId,
+}
+
+impl Drop for ServiceKey {
+    fn drop(&mut self) {
+        self.service.remove_key(self.id);
+    }
+}
+
+#[pymethods]
+impl ServiceKey {
+    /// Signs `data` (hashed here unless `prehashed`) through the service: `kind` "pkcs1v15",
+    /// or "pss" (MGF1 with the same hash and a salt as long as the hash, the only PSS the
+    /// service makes). The GIL is released while the request waits and is signed.
+    #[pyo3(signature = (data, kind, hash_name, prehashed=false))]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        kind: &str,
+        hash_name: &str,
+        prehashed: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let h = hash(hash_name)?;
+        let scheme = match kind {
+            "pkcs1v15" => Scheme::Pkcs1v15(h),
+            "pss" => Scheme::Pss(h),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unsupported signature padding {other:?}"
+                )))
+            }
+        };
+        let sig = py
+            .allow_threads(|| {
+                let owned;
+                let digest = if prehashed {
+                    data
+                } else {
+                    owned = h.digest(data);
+                    &owned[..]
+                };
+                self.service.sign(self.id, scheme, digest)
+            })
+            .map_err(err)?;
+        Ok(PyBytes::new(py, &sig))
+    }
+}
+
 #[pymodule]
 fn _redc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PrivateKey>()?;
     m.add_class::<PublicKey>()?;
+    m.add_class::<Service>()?;
+    m.add_class::<ServiceKey>()?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(load_private, m)?)?;
     m.add_function(wrap_pyfunction!(load_public, m)?)?;

@@ -1,0 +1,140 @@
+"""redc's signing service from Python: signatures requested one at a time from many threads,
+signed together.
+
+A server that signs on many threads (a JWT issuer behind a threaded WSGI server, say) calls
+``sign`` once per request; each call alone cannot use redc's batches, whose exponentiations run
+side by side on CPUs with AVX-512 IFMA. A :class:`BatchSigner` gathers the calls that arrive
+while others are being signed into batches of one key, on worker threads (one per core by
+default), and answers each caller with its own signature or its own error; a call that finds
+the service idle is signed at once on its own thread, so a lone caller waits no longer than
+with ``RSAPrivateKey.sign``. The GIL is released while a call waits::
+
+    import redc
+    from redc import hashes, padding
+    from redc.service import BatchSigner
+
+    signer = BatchSigner()
+    key = signer.add_key(redc.load_pem_private_key(pem, None))
+    # from any number of threads:
+    signature = key.sign(message, padding.PKCS1v15(), hashes.SHA256())
+
+The key :meth:`BatchSigner.add_key` returns is a :class:`BatchedPrivateKey`: a
+``redc.RSAPrivateKey`` (so PyJWT, through ``redc.jwt.register()`` or on its own, takes it as
+any other) whose ``sign`` goes through the service. The service makes PKCS#1 v1.5 signatures
+and PSS signatures with MGF1 of the message's hash and a salt as long as that hash
+(``PSS.DIGEST_LENGTH``, as JWT's PS256/384/512 use); for other PSS parameters sign with the
+key itself (``BatchedPrivateKey.key``).
+"""
+
+from . import RSAPrivateKey, _bytes, _check_prehashed, _redc
+from .hashes import _resolve
+from .padding import _signature_args
+
+__all__ = ["BatchSigner", "BatchedPrivateKey"]
+
+
+def _redc_key(private_key):
+    """``private_key`` as a plain redc ``RSAPrivateKey``: its own core for redc's keys, a pyca
+    key through its DER; ``TypeError`` for anything else."""
+    if isinstance(private_key, RSAPrivateKey):
+        return RSAPrivateKey(private_key._key)
+    try:
+        from cryptography.hazmat.primitives import serialization as pyca_serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa as pyca_rsa
+    except ImportError:  # pragma: no cover - exercised where cryptography is absent
+        pyca_rsa = None
+    if pyca_rsa is not None and isinstance(private_key, pyca_rsa.RSAPrivateKey):
+        from . import load_der_private_key
+
+        der = private_key.private_bytes(
+            pyca_serialization.Encoding.DER,
+            pyca_serialization.PrivateFormat.PKCS8,
+            pyca_serialization.NoEncryption(),
+        )
+        return load_der_private_key(der)
+    raise TypeError(f"add_key takes an RSA private key (redc's or pyca's), not {type(private_key).__name__}")
+
+
+class BatchSigner:
+    """A signing service: ``workers`` threads (default: one per core), batches of at most
+    ``max_batch`` requests of one key (default 8), and, with ``inline`` (the default), a
+    request that finds the service idle signed at once on its caller's thread. Every result is
+    fault-checked; one failing request fails only its own call. The service stops when it and
+    every key it handed out are gone, after answering what is queued."""
+
+    __slots__ = ("_service",)
+
+    def __init__(self, workers=None, *, max_batch=8, inline=True):
+        if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)):
+            raise TypeError(f"workers must be an int or None, not {type(workers).__name__}")
+        if not isinstance(max_batch, int) or isinstance(max_batch, bool):
+            raise TypeError(f"max_batch must be an int, not {type(max_batch).__name__}")
+        if not isinstance(inline, bool):
+            raise TypeError(f"inline must be a bool, not {type(inline).__name__}")
+        if workers is not None and not 1 <= workers <= 1024:
+            raise ValueError(f"workers must be between 1 and 1024, got {workers}")
+        if not 1 <= max_batch <= 1024:
+            raise ValueError(f"max_batch must be between 1 and 1024, got {max_batch}")
+        self._service = _redc.Service(workers, max_batch, inline)
+
+    @property
+    def workers(self):
+        """The worker threads that started (0 if the system refused every one: then each
+        request is signed on its caller's thread)."""
+        return self._service.workers
+
+    @property
+    def max_batch(self):
+        """The most requests of one key signed together."""
+        return self._service.max_batch
+
+    @property
+    def keys_held(self):
+        """The keys the service holds now (one per live :class:`BatchedPrivateKey`)."""
+        return self._service.keys_held
+
+    def add_key(self, private_key):
+        """A :class:`BatchedPrivateKey` for a copy of ``private_key`` (redc's or pyca's) held by
+        this service until the returned key is gone."""
+        key = _redc_key(private_key)
+        return BatchedPrivateKey(key, self._service.add_key(key._key))
+
+    def stats(self):
+        """Counters so far: ``requests`` answered, of them ``inline`` (signed on the caller's
+        thread), ``batches`` signed by the workers, and the ``largest_batch``."""
+        requests, inline, batches, largest = self._service.stats()
+        return {"requests": requests, "inline": inline, "batches": batches, "largest_batch": largest}
+
+
+class BatchedPrivateKey(RSAPrivateKey):
+    """An ``RSAPrivateKey`` whose ``sign`` goes through a :class:`BatchSigner` (made by
+    :meth:`BatchSigner.add_key`); everything else (``public_key``, ``decrypt``,
+    ``private_bytes``, ``sign_many``, ...) is the key's own."""
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, key, handle):
+        if not isinstance(handle, _redc.ServiceKey):
+            raise TypeError("use BatchSigner.add_key")
+        super().__init__(key._key)
+        self._handle = handle
+
+    @property
+    def key(self):
+        """The plain key (signing on the calling thread, any PSS parameters)."""
+        return RSAPrivateKey(self._key)
+
+    def sign(self, data, padding, algorithm):
+        """Signs ``data`` (hashed with ``algorithm``, or already hashed with ``Prehashed``)
+        through the service: PKCS#1 v1.5, or PSS with MGF1 of ``algorithm`` and a salt of its
+        digest's length (``ValueError`` for other PSS parameters)."""
+        data = _bytes(data, "data")
+        name, prehashed = _resolve(algorithm)
+        kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        if kind == "pss" and (mgf != name or salt != algorithm.digest_size):
+            raise ValueError(
+                "redc's signing service makes PSS signatures with MGF1 of the message's hash and "
+                "a salt as long as the hash only; sign with BatchedPrivateKey.key for others"
+            )
+        _check_prehashed(data, algorithm, prehashed)
+        return self._handle.sign(data, kind, name, prehashed)

@@ -1,0 +1,211 @@
+"""redc.service: signatures requested from many threads through a BatchSigner, each checked
+against redc's own and pyca's verification; the service's refusals; its keys' lifetime; PyJWT
+with a batched key."""
+
+import gc
+import hashlib
+import threading
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import hashes as phashes
+from cryptography.hazmat.primitives import serialization as ps
+from cryptography.hazmat.primitives.asymmetric import padding as ppadding
+from cryptography.hazmat.primitives.asymmetric import rsa as prsa
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed as PPrehashed
+
+import redc
+import redc.jwt
+from redc import hashes, padding, serialization
+from redc.service import BatchedPrivateKey, BatchSigner
+
+
+@pytest.fixture(scope="module")
+def keys():
+    return [redc.generate_private_key(65537, 2048), redc.generate_private_key(65537, 1024)]
+
+
+def pyca_public(key):
+    der = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return ps.load_der_public_key(der)
+
+
+def pss():
+    return padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.DIGEST_LENGTH)
+
+
+def test_batched_key_is_the_key(keys):
+    signer = BatchSigner(2)
+    assert signer.workers == 2 and signer.max_batch == 8
+    key = signer.add_key(keys[0])
+    assert isinstance(key, BatchedPrivateKey) and isinstance(key, redc.RSAPrivateKey)
+    assert isinstance(key, prsa.RSAPrivateKey)
+    assert key.key_size == 2048
+    assert key.private_numbers() == keys[0].private_numbers()
+    assert key.public_key() == keys[0].public_key()
+    assert type(key.key) is redc.RSAPrivateKey
+    assert key.key.private_numbers() == keys[0].private_numbers()
+    # PKCS#1 v1.5 is deterministic: the service's signature is the key's own.
+    msg = b"through the service"
+    want = keys[0].sign(msg, padding.PKCS1v15(), hashes.SHA256())
+    assert key.sign(msg, padding.PKCS1v15(), hashes.SHA256()) == want
+    digest = hashlib.sha256(msg).digest()
+    assert key.sign(digest, padding.PKCS1v15(), hashes.Prehashed(hashes.SHA256())) == want
+    assert key.sign(bytearray(msg), padding.PKCS1v15(), hashes.SHA256()) == want
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_many_threads_mixed_keys_and_paddings(keys, inline):
+    signer = BatchSigner(2, inline=inline)
+    batched = [signer.add_key(k) for k in keys]
+    results, errors = [], []
+    lock = threading.Lock()
+
+    def caller(t):
+        try:
+            for i in range(12):
+                k = batched[(t + i) % 2]
+                msg = b"thread %d message %d" % (t, i)
+                use_pss = (t + i) % 3 == 0
+                pad = pss() if use_pss else padding.PKCS1v15()
+                sig = k.sign(msg, pad, hashes.SHA256())
+                with lock:
+                    results.append(((t + i) % 2, msg, use_pss, sig))
+        except Exception as e:  # noqa: BLE001 - reported below
+            with lock:
+                errors.append(e)
+
+    threads = [threading.Thread(target=caller, args=(t,)) for t in range(48)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(results) == 48 * 12
+    for which, msg, use_pss, sig in results:
+        pub = keys[which].public_key()
+        ppub = pyca_public(keys[which])
+        if use_pss:
+            pub.verify(sig, msg, pss(), hashes.SHA256())
+            ppub.verify(sig, msg, ppadding.PSS(ppadding.MGF1(phashes.SHA256()), 32), phashes.SHA256())
+        else:
+            pub.verify(sig, msg, padding.PKCS1v15(), hashes.SHA256())
+            ppub.verify(sig, msg, ppadding.PKCS1v15(), phashes.SHA256())
+    stats = signer.stats()
+    assert stats["requests"] == 48 * 12
+    assert stats["largest_batch"] <= 8
+    # Whether callers overlap depends on the scheduler (on one core they seldom do), so only
+    # without inline signing is every request a worker's.
+    if not inline:
+        assert stats["inline"] == 0 and stats["batches"] >= 1 and stats["largest_batch"] >= 1
+
+
+def test_pyca_arguments_and_keys(keys):
+    signer = BatchSigner(1, max_batch=4, inline=False)
+    assert signer.workers == 1 and signer.max_batch == 4
+    der = keys[0].private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    pkey = ps.load_der_private_key(der, None)
+    key = signer.add_key(pkey)
+    msg = b"pyca's objects"
+    sig = key.sign(msg, ppadding.PKCS1v15(), phashes.SHA384())
+    pkey.public_key().verify(sig, msg, ppadding.PKCS1v15(), phashes.SHA384())
+    sig = key.sign(msg, ppadding.PSS(ppadding.MGF1(phashes.SHA256()), ppadding.PSS.DIGEST_LENGTH), phashes.SHA256())
+    pkey.public_key().verify(sig, msg, ppadding.PSS(ppadding.MGF1(phashes.SHA256()), 32), phashes.SHA256())
+    digest = hashlib.sha512(msg).digest()
+    sig = key.sign(digest, ppadding.PKCS1v15(), PPrehashed(phashes.SHA512()))
+    pkey.public_key().verify(sig, msg, ppadding.PKCS1v15(), phashes.SHA512())
+    assert signer.stats()["inline"] == 0
+
+
+def test_refusals(keys):
+    signer = BatchSigner(1)
+    key = signer.add_key(keys[0])
+    msg = b"m"
+    with pytest.raises(ValueError, match="salt as long as the hash"):
+        key.sign(msg, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.MAX_LENGTH), hashes.SHA256())
+    with pytest.raises(ValueError, match="salt as long as the hash"):
+        key.sign(msg, padding.PSS(mgf=padding.MGF1(hashes.SHA1()), salt_length=32), hashes.SHA256())
+    with pytest.raises(ValueError, match="salt as long as the hash"):
+        key.sign(msg, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=20), hashes.SHA256())
+    # The plain key signs those.
+    sig = key.key.sign(msg, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=20), hashes.SHA256())
+    keys[0].public_key().verify(sig, msg, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=20), hashes.SHA256())
+    with pytest.raises(ValueError, match="digest size"):
+        key.sign(b"short", padding.PKCS1v15(), hashes.Prehashed(hashes.SHA256()))
+    with pytest.raises(redc.UnsupportedAlgorithm):
+        key.sign(msg, padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None), hashes.SHA256())
+    with pytest.raises(TypeError, match="bytes-like"):
+        key.sign("text", padding.PKCS1v15(), hashes.SHA256())
+    with pytest.raises(TypeError, match="RSA private key"):
+        signer.add_key(keys[0].public_key())
+    with pytest.raises(TypeError, match="RSA private key"):
+        signer.add_key(b"-----BEGIN PRIVATE KEY-----")
+    with pytest.raises(TypeError, match="BatchSigner.add_key"):
+        BatchedPrivateKey(keys[0], None)
+    for bad in (0, 1025, -1):
+        with pytest.raises(ValueError, match="workers"):
+            BatchSigner(bad)
+        with pytest.raises(ValueError, match="max_batch"):
+            BatchSigner(1, max_batch=bad)
+    with pytest.raises(TypeError, match="workers"):
+        BatchSigner("2")
+    with pytest.raises(TypeError, match="workers"):
+        BatchSigner(True)
+    with pytest.raises(TypeError, match="inline"):
+        BatchSigner(1, inline=1)
+
+
+def test_keys_leave_with_their_handles(keys):
+    signer = BatchSigner(1)
+    a = signer.add_key(keys[0])
+    b = signer.add_key(keys[1])
+    assert signer.keys_held == 2
+    del a
+    gc.collect()
+    assert signer.keys_held == 1
+    # The service outlives its BatchSigner object while a key of it lives.
+    del signer
+    gc.collect()
+    msg = b"after the signer object"
+    sig = b.sign(msg, padding.PKCS1v15(), hashes.SHA256())
+    keys[1].public_key().verify(sig, msg, padding.PKCS1v15(), hashes.SHA256())
+
+
+@pytest.mark.parametrize("alg", ["RS256", "PS256", "PS512"])
+def test_pyjwt_from_threads(keys, alg):
+    jws = jwt.PyJWS()
+    redc.jwt.register(jws)
+    signer = BatchSigner(2)
+    key = signer.add_key(keys[0])
+    pub_pem = keys[0].public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    tokens = [None] * 32
+
+    def issue(i):
+        tokens[i] = jws.encode(b'{"n": %d}' % i, key, algorithm=alg)
+
+    threads = [threading.Thread(target=issue, args=(i,)) for i in range(32)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, token in enumerate(tokens):
+        # Stock PyJWT (pyca) reads them.
+        assert jwt.PyJWS().decode(token, pub_pem, algorithms=[alg]) == b'{"n": %d}' % i
+    # Stock PyJWT signs with the batched key too (it is one of pyca's RSAPrivateKey).
+    token = jwt.PyJWS().encode(b"stock", key, algorithm=alg)
+    assert jws.decode(token, pub_pem, algorithms=[alg]) == b"stock"
+
+
+def test_speed_with_threads(capsys):
+    from redc.__main__ import main
+
+    assert main(["speed", "--bits", "1024", "--seconds", "0.3", "--rounds", "1", "--threads", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(out) if line.startswith("threads=4"))
+    assert "BatchSigner" in out[head] and "pyca sign/s" in out[head]
+    row = out[head + 1].split()
+    assert row[:2] == ["rsa", "1024"]
+    rates = [float(x) for x in row[2:]]
+    assert len(rates) == 5 and all(r > 0 for r in rates)
+    with pytest.raises(SystemExit):
+        main(["speed", "--threads", "0"])
