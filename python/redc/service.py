@@ -24,11 +24,31 @@ any other) whose ``sign`` goes through the service. The service makes PKCS#1 v1.
 and PSS signatures with MGF1 of the message's hash and a salt as long as that hash
 (``PSS.DIGEST_LENGTH``, as JWT's PS256/384/512 use); for other PSS parameters sign with the
 key itself (``BatchedPrivateKey.key``).
+
+A signer made before a fork (a pre-forking server that makes it at import time) is made again
+in each child on its first use there, with the same settings and keys: the worker threads stay
+in the parent.
 """
+
+import os
+import threading
 
 from . import RSAPrivateKey, _bytes, _check_prehashed, _redc
 from .hashes import _resolve
 from .padding import _signature_args
+
+# Serialises the remaking of services and key handles in a forked child (see
+# ``BatchSigner._native``); made afresh in every child, since a lock held at the fork stays held.
+_fork_lock = threading.Lock()
+
+
+def _after_fork_in_child():
+    global _fork_lock
+    _fork_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 __all__ = ["BatchSigner", "BatchedPrivateKey"]
 
@@ -62,7 +82,7 @@ class BatchSigner:
     fault-checked; one failing request fails only its own call. The service stops when it and
     every key it handed out are gone, after answering what is queued."""
 
-    __slots__ = ("_service",)
+    __slots__ = ("_service", "_config")
 
     def __init__(self, workers=None, *, max_batch=8, inline=True):
         if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)):
@@ -75,34 +95,48 @@ class BatchSigner:
             raise ValueError(f"workers must be between 1 and 1024, got {workers}")
         if not 1 <= max_batch <= 1024:
             raise ValueError(f"max_batch must be between 1 and 1024, got {max_batch}")
+        self._config = (workers, max_batch, inline)
         self._service = _redc.Service(workers, max_batch, inline)
+
+    def _native(self):
+        """This process's service: in a child forked after it was made (a pre-forking server
+        that made it at import time), a new one with the same settings, since the worker
+        threads stay in the parent; the old one is left unused and unfreed there."""
+        service = self._service
+        if service.usable:
+            return service
+        with _fork_lock:
+            if not self._service.usable:
+                self._service = _redc.Service(*self._config)
+            return self._service
 
     @property
     def workers(self):
         """The worker threads that started (0 if the system refused every one: then each
         request is signed on its caller's thread)."""
-        return self._service.workers
+        return self._native().workers
 
     @property
     def max_batch(self):
         """The most requests of one key signed together."""
-        return self._service.max_batch
+        return self._native().max_batch
 
     @property
     def keys_held(self):
-        """The keys the service holds now (one per live :class:`BatchedPrivateKey`)."""
-        return self._service.keys_held
+        """The keys the service holds now in this process (one per live
+        :class:`BatchedPrivateKey` that has signed here, or was made here)."""
+        return self._native().keys_held
 
     def add_key(self, private_key):
         """A :class:`BatchedPrivateKey` for a copy of ``private_key`` (redc's or pyca's) held by
         this service until the returned key is gone."""
         key = _redc_key(private_key)
-        return BatchedPrivateKey(key, self._service.add_key(key._key))
+        return BatchedPrivateKey(key, self._native().add_key(key._key), self)
 
     def stats(self):
-        """Counters so far: ``requests`` answered, of them ``inline`` (signed on the caller's
-        thread), ``batches`` signed by the workers, and the ``largest_batch``."""
-        requests, inline, batches, largest = self._service.stats()
+        """Counters of this process so far: ``requests`` answered, of them ``inline`` (signed on
+        the caller's thread), ``batches`` signed by the workers, and the ``largest_batch``."""
+        requests, inline, batches, largest = self._native().stats()
         return {"requests": requests, "inline": inline, "batches": batches, "largest_batch": largest}
 
 
@@ -111,13 +145,25 @@ class BatchedPrivateKey(RSAPrivateKey):
     :meth:`BatchSigner.add_key`); everything else (``public_key``, ``decrypt``,
     ``private_bytes``, ``sign_many``, ...) is the key's own."""
 
-    __slots__ = ("_handle",)
+    __slots__ = ("_handle", "_signer")
 
-    def __init__(self, key, handle):
-        if not isinstance(handle, _redc.ServiceKey):
+    def __init__(self, key, handle, signer):
+        if not isinstance(handle, _redc.ServiceKey) or not isinstance(signer, BatchSigner):
             raise TypeError("use BatchSigner.add_key")
         super().__init__(key._key)
         self._handle = handle
+        self._signer = signer
+
+    def _native(self):
+        """The key's handle in this process's service (made again in a forked child)."""
+        handle = self._handle
+        if handle.usable:
+            return handle
+        service = self._signer._native()
+        with _fork_lock:
+            if not self._handle.usable:
+                self._handle = service.add_key(self._key)
+            return self._handle
 
     @property
     def key(self):
@@ -137,4 +183,4 @@ class BatchedPrivateKey(RSAPrivateKey):
                 "a salt as long as the hash only; sign with BatchedPrivateKey.key for others"
             )
         _check_prehashed(data, algorithm, prehashed)
-        return self._handle.sign(data, kind, name, prehashed)
+        return self._native().sign(data, kind, name, prehashed)

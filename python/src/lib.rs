@@ -621,9 +621,37 @@ fn backend() -> PyResult<String> {
 /// redc's signing service (`redc::service::BatchSigner`; wrapped as
 /// `redc.service.BatchSigner`): concurrent `sign` calls on its keys, from any threads, are
 /// gathered into batches.
+///
+/// A forked child inherits the service's memory but not its worker threads, and perhaps a
+/// lock held by one of them: there the service is never used (`sign` refuses, and the Python
+/// layer makes a new one) nor dropped (dropping would wait for workers that do not exist), so
+/// every handle created in another process leaks its reference instead.
 #[pyclass(module = "redc._redc", frozen)]
 struct Service {
     inner: Arc<BatchSigner>,
+    /// The process that made it.
+    pid: u32,
+}
+
+/// Whether `pid` is this process (false in a forked child of it).
+fn here(pid: u32) -> bool {
+    std::process::id() == pid
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        if !here(self.pid) {
+            std::mem::forget(Arc::clone(&self.inner));
+        }
+    }
+}
+
+/// The refusal of a service made by another process.
+fn forked() -> PyErr {
+    PyValueError::new_err(
+        "this signing service was made by another process (before a fork); its worker threads \
+         are not in this one",
+    )
 }
 
 #[pymethods]
@@ -651,6 +679,7 @@ impl Service {
         config.inline = inline;
         Ok(Service {
             inner: Arc::new(BatchSigner::new(config)),
+            pid: std::process::id(),
         })
     }
 
@@ -668,24 +697,40 @@ impl Service {
     }
 
     /// `(requests, inline, batches, largest_batch)` so far.
-    fn stats(&self) -> (u64, u64, u64, u64) {
+    fn stats(&self) -> PyResult<(u64, u64, u64, u64)> {
+        if !here(self.pid) {
+            return Err(forked());
+        }
         let s = self.inner.stats();
-        (s.requests, s.inline, s.batches, s.largest_batch)
+        Ok((s.requests, s.inline, s.batches, s.largest_batch))
     }
 
     /// The keys the service holds now.
     #[getter]
-    fn keys_held(&self) -> usize {
-        self.inner.keys_held()
+    fn keys_held(&self) -> PyResult<usize> {
+        if !here(self.pid) {
+            return Err(forked());
+        }
+        Ok(self.inner.keys_held())
     }
 
     /// Adds a copy of `key`; the service holds it until the returned handle is dropped.
-    fn add_key(&self, key: &PrivateKey) -> ServiceKey {
+    fn add_key(&self, key: &PrivateKey) -> PyResult<ServiceKey> {
+        if !here(self.pid) {
+            return Err(forked());
+        }
         let id = self.inner.add_key(key.key.clone());
-        ServiceKey {
+        Ok(ServiceKey {
             service: Arc::clone(&self.inner),
             id,
-        }
+            pid: self.pid,
+        })
+    }
+
+    /// Whether this process made the service (false in a forked child).
+    #[getter]
+    fn usable(&self) -> bool {
+        here(self.pid)
     }
 }
 
@@ -695,16 +740,28 @@ impl Service {
 struct ServiceKey {
     service: Arc<BatchSigner>,
     id: KeyId,
+    /// The process that made the service.
+    pid: u32,
 }
 
 impl Drop for ServiceKey {
     fn drop(&mut self) {
-        self.service.remove_key(self.id);
+        if here(self.pid) {
+            self.service.remove_key(self.id);
+        } else {
+            std::mem::forget(Arc::clone(&self.service));
+        }
     }
 }
 
 #[pymethods]
 impl ServiceKey {
+    /// Whether this process made the key's service (false in a forked child).
+    #[getter]
+    fn usable(&self) -> bool {
+        here(self.pid)
+    }
+
     /// Signs `data` (hashed here unless `prehashed`) through the service: `kind` "pkcs1v15",
     /// or "pss" (MGF1 with the same hash and a salt as long as the hash, the only PSS the
     /// service makes). The GIL is released while the request waits and is signed.
@@ -717,6 +774,9 @@ impl ServiceKey {
         hash_name: &str,
         prehashed: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        if !here(self.pid) {
+            return Err(forked());
+        }
         let h = hash(hash_name)?;
         let scheme = match kind {
             "pkcs1v15" => Scheme::Pkcs1v15(h),

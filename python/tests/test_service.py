@@ -4,7 +4,10 @@ with a batched key."""
 
 import gc
 import hashlib
+import os
 import threading
+import time
+import warnings
 
 import jwt
 import pytest
@@ -141,7 +144,7 @@ def test_refusals(keys):
     with pytest.raises(TypeError, match="RSA private key"):
         signer.add_key(b"-----BEGIN PRIVATE KEY-----")
     with pytest.raises(TypeError, match="BatchSigner.add_key"):
-        BatchedPrivateKey(keys[0], None)
+        BatchedPrivateKey(keys[0], None, None)
     for bad in (0, 1025, -1):
         with pytest.raises(ValueError, match="workers"):
             BatchSigner(bad)
@@ -169,6 +172,61 @@ def test_keys_leave_with_their_handles(keys):
     msg = b"after the signer object"
     sig = b.sign(msg, padding.PKCS1v15(), hashes.SHA256())
     keys[1].public_key().verify(sig, msg, padding.PKCS1v15(), hashes.SHA256())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_makes_its_own_service(keys):
+    """A pre-forking server that made its signer at import time: the child has none of the
+    parent's worker threads, so its first signature makes a service of its own (and dropping
+    what it inherited must not wait for the parent's workers)."""
+    signer = BatchSigner(2, inline=False)
+    key = signer.add_key(keys[0])
+    pub = keys[0].public_key()
+    pub.verify(key.sign(b"parent", padding.PKCS1v15(), hashes.SHA256()), b"parent", padding.PKCS1v15(), hashes.SHA256())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork of a threaded process
+        pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's outcome is its exit status
+        code = 3
+        try:
+            sigs, errors = [], []
+
+            def child_caller(i):
+                try:
+                    sigs.append((i, key.sign(b"child %d" % i, padding.PKCS1v15(), hashes.SHA256())))
+                except Exception as e:  # noqa: BLE001 - the status reports it
+                    errors.append(e)
+
+            threads = [threading.Thread(target=child_caller, args=(i,)) for i in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            for i, sig in sigs:
+                pub.verify(sig, b"child %d" % i, padding.PKCS1v15(), hashes.SHA256())
+            stats = signer.stats()
+            ok = not errors and len(sigs) == 16 and stats["requests"] == 16 and stats["batches"] >= 1
+            ok = ok and signer.keys_held == 1 and signer.workers == 2
+            code = 0 if ok else 2
+            # Everything inherited goes: it must not wait for the parent's threads.
+            del key
+            gc.collect()
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung")
+        time.sleep(0.02)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    # The parent's service is untouched.
+    pub.verify(key.sign(b"parent again", padding.PKCS1v15(), hashes.SHA256()), b"parent again", padding.PKCS1v15(), hashes.SHA256())
+    assert signer.stats()["requests"] == 2 and signer.keys_held == 1
 
 
 @pytest.mark.parametrize("alg", ["RS256", "PS256", "PS512"])

@@ -34,6 +34,10 @@
 //!   [`Error::UnknownKey`].
 //! - [`BatchSigner::new`] does not panic when the operating system refuses threads: it runs
 //!   with the workers that started, or with none, signing every request on its caller's thread.
+//! - A process forked from one that holds a service gets its memory but none of its worker
+//!   threads (and perhaps a lock one of them held): make services after forking, and neither
+//!   use nor drop an inherited one in the child (dropping waits for its workers). The Python
+//!   package's `redc.service.BatchSigner` does this for pre-forking servers.
 //!
 //! ```
 //! use std::sync::Arc;
