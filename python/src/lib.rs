@@ -146,23 +146,25 @@ struct PublicKey {
     key: RsaPublicKey,
 }
 
+/// `data` itself if `prehashed`, else its hash by `h`.
+fn digest_of(h: HashAlg, data: &[u8], prehashed: bool) -> std::borrow::Cow<'_, [u8]> {
+    if prehashed {
+        std::borrow::Cow::Borrowed(data)
+    } else {
+        std::borrow::Cow::Owned(h.digest(data))
+    }
+}
+
 fn private_sign(
     key: &RsaPrivateKey,
     pad: SigPad,
     data: &[u8],
     prehashed: bool,
 ) -> Result<Vec<u8>, Error> {
-    let (h, digest);
-    match pad {
-        SigPad::Pkcs1v15(x) | SigPad::Pss(x, _, _) => h = x,
-    }
-    let owned;
-    if prehashed {
-        digest = data;
-    } else {
-        owned = h.digest(data);
-        digest = &owned[..];
-    }
+    let h = match pad {
+        SigPad::Pkcs1v15(x) | SigPad::Pss(x, _, _) => x,
+    };
+    let digest = &digest_of(h, data, prehashed)[..];
     match pad {
         SigPad::Pkcs1v15(h) => key.sign_with_rng(&mut OsRng, Pkcs1v15Sign::from_hash(h), digest),
         SigPad::Pss(h, m, s) => key.sign_with_rng(&mut OsRng, pss(h, m, s), digest),
@@ -789,14 +791,8 @@ impl ServiceKey {
         };
         let sig = py
             .allow_threads(|| {
-                let owned;
-                let digest = if prehashed {
-                    data
-                } else {
-                    owned = h.digest(data);
-                    &owned[..]
-                };
-                self.service.sign(self.id, scheme, digest)
+                self.service
+                    .sign(self.id, scheme, &digest_of(h, data, prehashed))
             })
             .map_err(err)?;
         Ok(PyBytes::new(py, &sig))

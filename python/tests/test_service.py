@@ -37,6 +37,15 @@ def pss():
     return padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.DIGEST_LENGTH)
 
 
+def run_threads(target, n):
+    """Runs ``target(i)`` on ``n`` threads at once, ``i`` from 0, and waits for them all."""
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def test_batched_key_is_the_key(keys):
     signer = BatchSigner(2)
     assert signer.workers == 2 and signer.max_batch == 8
@@ -78,11 +87,7 @@ def test_many_threads_mixed_keys_and_paddings(keys, inline):
             with lock:
                 errors.append(e)
 
-    threads = [threading.Thread(target=caller, args=(t,)) for t in range(48)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(caller, 48)
     assert errors == []
     assert len(results) == 48 * 12
     for which, msg, use_pss, sig in results:
@@ -197,11 +202,7 @@ def test_a_forked_child_makes_its_own_service(keys):
                 except Exception as e:  # noqa: BLE001 - the status reports it
                     errors.append(e)
 
-            threads = [threading.Thread(target=child_caller, args=(i,)) for i in range(16)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            run_threads(child_caller, 16)
             for i, sig in sigs:
                 pub.verify(sig, b"child %d" % i, padding.PKCS1v15(), hashes.SHA256())
             stats = signer.stats()
@@ -241,11 +242,7 @@ def test_pyjwt_from_threads(keys, alg):
     def issue(i):
         tokens[i] = jws.encode(b'{"n": %d}' % i, key, algorithm=alg)
 
-    threads = [threading.Thread(target=issue, args=(i,)) for i in range(32)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(issue, 32)
     for i, token in enumerate(tokens):
         # Stock PyJWT (pyca) reads them.
         assert jwt.PyJWS().decode(token, pub_pem, algorithms=[alg]) == b'{"n": %d}' % i
