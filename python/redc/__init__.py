@@ -297,11 +297,16 @@ class RSAPrivateKey:
         """The public half."""
         return RSAPublicKey(self._key.public_key())
 
+    def _signing_args(self, padding, algorithm):
+        """``(hash name, prehashed, kind, mgf hash, salt)`` for signing with this key."""
+        name, prehashed = _resolve(algorithm)
+        kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        return name, prehashed, kind, mgf, salt
+
     def sign(self, data, padding, algorithm):
         """Signs ``data`` (hashed with ``algorithm``, or already hashed with ``Prehashed``)."""
         data = _bytes(data, "data")
-        name, prehashed = _resolve(algorithm)
-        kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        name, prehashed, kind, mgf, salt = self._signing_args(padding, algorithm)
         _check_prehashed(data, algorithm, prehashed)
         return self._key.sign(data, kind, name, mgf, salt, prehashed)
 
@@ -309,8 +314,7 @@ class RSAPrivateKey:
         """Signs every message of ``messages`` in one batch; a list of signatures, each the one
         ``sign`` gives (side by side on CPUs with AVX-512 IFMA)."""
         msgs = [_bytes(m, "each message") for m in messages]
-        name, prehashed = _resolve(algorithm)
-        kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        name, prehashed, kind, mgf, salt = self._signing_args(padding, algorithm)
         for m in msgs:
             _check_prehashed(m, algorithm, prehashed)
         return self._key.sign_many(msgs, kind, name, mgf, salt, prehashed)

@@ -120,6 +120,9 @@ def _threads_table(keys, threads, per, rounds, msg):
     from .service import BatchSigner
 
     pyca = keys and keys[0][2] is not None
+    if pyca:
+        from cryptography.hazmat.primitives import hashes as ph
+        from cryptography.hazmat.primitives.asymmetric import padding as pp
     header = f"{'threads=' + str(threads):<12}{'sign/s':>12}{'BatchSigner':>12}{'service×':>10}"
     if pyca:
         header += f"{'pyca sign/s':>13}{'vs pyca':>9}"
@@ -133,9 +136,6 @@ def _threads_table(keys, threads, per, rounds, msg):
             r["s"].append(_threaded_rate(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
             r["b"].append(_threaded_rate(lambda: batched.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
             if pyca:
-                from cryptography.hazmat.primitives import hashes as ph
-                from cryptography.hazmat.primitives.asymmetric import padding as pp
-
                 r["p"].append(_threaded_rate(lambda: pkey.sign(msg, pp.PKCS1v15(), ph.SHA256()), threads, per))
         m = {k: statistics.median(v) for k, v in r.items() if v}
         line = f"{'rsa ' + str(bits):<12}{m['s']:>12.1f}{m['b']:>12.1f}{m['b'] / m['s']:>10.2f}"

@@ -34,8 +34,6 @@ import os
 import threading
 
 from . import RSAPrivateKey, _bytes, _check_prehashed, _redc
-from .hashes import _resolve
-from .padding import _signature_args
 
 # Serialises the remaking of services and key handles in a forked child (see
 # ``BatchSigner._native``); made afresh in every child, since a lock held at the fork stays held.
@@ -175,8 +173,7 @@ class BatchedPrivateKey(RSAPrivateKey):
         through the service: PKCS#1 v1.5, or PSS with MGF1 of ``algorithm`` and a salt of its
         digest's length (``ValueError`` for other PSS parameters)."""
         data = _bytes(data, "data")
-        name, prehashed = _resolve(algorithm)
-        kind, mgf, salt = _signature_args(padding, self.key_size, name, algorithm.digest_size, True)
+        name, prehashed, kind, mgf, salt = self._signing_args(padding, algorithm)
         if kind == "pss" and (mgf != name or salt != algorithm.digest_size):
             raise ValueError(
                 "redc's signing service makes PSS signatures with MGF1 of the message's hash and "

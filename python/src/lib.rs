@@ -779,15 +779,9 @@ impl ServiceKey {
         if !here(self.pid) {
             return Err(forked());
         }
-        let h = hash(hash_name)?;
-        let scheme = match kind {
-            "pkcs1v15" => Scheme::Pkcs1v15(h),
-            "pss" => Scheme::Pss(h),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unsupported signature padding {other:?}"
-                )))
-            }
+        let (h, scheme) = match sig_pad(kind, hash_name, None, None)? {
+            SigPad::Pkcs1v15(h) => (h, Scheme::Pkcs1v15(h)),
+            SigPad::Pss(h, _, _) => (h, Scheme::Pss(h)),
         };
         let sig = py
             .allow_threads(|| {
