@@ -2,6 +2,7 @@
 hash objects, isinstance against pyca, the X.509 builder signing with a redc key, batches, bad
 input, threads."""
 
+import math
 import threading
 
 import pytest
@@ -149,6 +150,21 @@ def test_numbers(key):
     bad = redc.RSAPrivateNumbers(n.p, n.q, n.d, n.dmp1, n.dmq1, n.iqmp + 1, n.public_numbers)
     with pytest.raises(ValueError):
         bad.private_key()
+
+
+def test_numbers_with_an_exponent_of_one_modulo_p_less_one_are_refused(key):
+    # e = p gives d mod (p - 1) = 1: signing is the identity mod p and gcd(s - m, n) = p.
+    # Every other relation of the key holds, so only that check refuses it.
+    n = key.private_numbers()
+    p, q, e = n.p, n.q, n.p
+    lam = (p - 1) * (q - 1) // math.gcd(p - 1, q - 1)
+    d = pow(e, -1, lam)
+    weak = redc.RSAPrivateNumbers(
+        p, q, d, d % (p - 1), d % (q - 1), pow(q, -1, p), redc.RSAPublicNumbers(e, p * q)
+    )
+    assert weak.dmp1 == 1
+    with pytest.raises(ValueError, match="one signature reveals p"):
+        weak.private_key()
 
 
 def test_multi_prime_keys():

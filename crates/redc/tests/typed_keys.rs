@@ -258,3 +258,46 @@ fn keys_from_their_primes() {
         Error::InvalidKey(KeyFault::PrimeTooSmall { index: 1, bits: 3 })
     );
 }
+
+/// A public exponent `e ≡ 1 (mod r − 1)` makes `d mod (r − 1)` equal to 1: every private
+/// operation is then the identity modulo `r`, and one signature `s` of `m` gives `r` as
+/// `gcd(s − m, n)`. Such a key is consistent (every RFC 8017 relation holds and the self-test
+/// passes), so only its own check refuses it, naming the prime, whichever way it arrives.
+#[test]
+fn keys_whose_exponent_is_one_modulo_a_prime_less_one() {
+    use redc::rsa::KeyFault;
+    let mut rng = ChaCha20Rng::seed_from_u64(0x7e1f);
+    let key = RsaPrivateKey::new(&mut rng, 1024).unwrap();
+    let (p, q) = (key.primes()[0].clone(), key.primes()[1].clone());
+    // e = p is ≡ 1 (mod p − 1), odd, below n, and coprime to q − 1 (the key's primes both
+    // have their top two bits set, so q < 2p and p cannot divide q − 1).
+    for (first, second, index) in [(&p, &q, 0), (&q, &p, 1)] {
+        let err = RsaPrivateKey::from_p_q(first.clone(), second.clone(), p.clone()).unwrap_err();
+        assert_eq!(err, Error::InvalidKey(KeyFault::TrivialExponent { index }));
+        assert!(err.to_string().contains("one signature reveals"), "{err}");
+    }
+    // The same key given with its d (as a PKCS#1 document would give it) is refused too.
+    let d = d_for(&p, &p, &q);
+    assert_eq!(
+        RsaPrivateKey::from_components(key.n().clone(), p.clone(), d, vec![p, q]).unwrap_err(),
+        Error::InvalidKey(KeyFault::TrivialExponent { index: 0 })
+    );
+}
+
+/// `e⁻¹ mod lcm(p − 1, q − 1)` by num-bigint (an independent computation of the `d` the key
+/// would have).
+fn d_for(
+    e: &redc::rsa::BoxedUint,
+    p: &redc::rsa::BoxedUint,
+    q: &redc::rsa::BoxedUint,
+) -> redc::rsa::BoxedUint {
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+    use redc::rsa::BoxedUint;
+    let big = |x: &BoxedUint| BigInt::from_bytes_be(num_bigint::Sign::Plus, &x.to_be_bytes());
+    let (e, p, q) = (big(e), big(p), big(q));
+    let one = BigInt::from(1);
+    let lambda = (&p - &one).lcm(&(&q - &one));
+    let d = e.extended_gcd(&lambda).x.mod_floor(&lambda);
+    BoxedUint::from_be_bytes(&d.to_bytes_be().1)
+}

@@ -178,6 +178,14 @@ pub enum KeyFault {
         /// The prime's position.
         index: usize,
     },
+    /// `e ≡ 1 (mod rᵢ − 1)` for prime `index`, so its CRT exponent `dᵢ` is 1: the private
+    /// operation is the identity modulo that prime, and any one signature or decryption `s` of
+    /// an input `m` reveals it as `gcd(s − m, n)`. `e·dᵢ ≡ 1` holds; the key is consistent but
+    /// broken, and no key generator makes one (it needs `e ≥ rᵢ`).
+    TrivialExponent {
+        /// The prime's position.
+        index: usize,
+    },
     /// The self-test private operation failed its fault check: a "prime" is composite.
     SelfTest,
     /// `e` has no inverse modulo `λ(n)`: `gcd(e, rᵢ − 1) > 1` for some prime (building a key
@@ -496,6 +504,14 @@ impl fmt::Display for KeyFault {
                 )
             }
             KeyFault::NotPrime { index } => write!(f, "{} is not prime", PrimeName(index)),
+            KeyFault::TrivialExponent { index } => {
+                let r = PrimeName(index);
+                write!(
+                    f,
+                    "e ≡ 1 (mod {r} − 1), so the private operation is the identity mod {r} and \
+                     one signature reveals {r}"
+                )
+            }
             KeyFault::SelfTest => f.write_str(
                 "the self-test private operation failed its fault check (a prime is composite)",
             ),

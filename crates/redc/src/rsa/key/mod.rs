@@ -592,7 +592,11 @@ impl RsaPrivateKey {
             let di = Zeroizing::new(arith::rem(self.d.as_limbs(), &rm1));
             let inverse_ok =
                 arith::is_one(&arith::rem(&ed, &rm1)) & arith::eq(&di, pc.d_i.as_limbs());
-            per_prime.push((inverse_ok, pc.coefficient_ok(&self.public.kernel)));
+            per_prime.push((
+                inverse_ok,
+                pc.coefficient_ok(&self.public.kernel),
+                !arith::is_one(pc.d_i.as_limbs()),
+            ));
         }
         if !product_ok {
             return Err(Error::InvalidKey(KeyFault::ModulusNotProduct));
@@ -600,18 +604,22 @@ impl RsaPrivateKey {
         if let Some((index, other)) = repeated {
             return Err(Error::InvalidKey(KeyFault::RepeatedPrime { index, other }));
         }
-        if let Some(index) = per_prime.iter().position(|&(ok, _)| !ok) {
+        if let Some(index) = per_prime.iter().position(|&(ok, _, _)| !ok) {
             return Err(Error::InvalidKey(KeyFault::ExponentMismatch { index }));
         }
-        if let Some(index) = per_prime.iter().position(|&(_, ok)| !ok) {
+        if let Some(index) = per_prime.iter().position(|&(_, ok, _)| !ok) {
             return Err(Error::InvalidKey(KeyFault::NotPrime { index }));
+        }
+        if let Some(index) = per_prime.iter().position(|&(_, _, ok)| !ok) {
+            return Err(Error::InvalidKey(KeyFault::TrivialExponent { index }));
         }
         Ok(())
     }
 
     /// Re-runs the consistency checks done at construction: `n = ∏ rᵢ`, primes distinct,
     /// `e·dᵢ ≡ 1 (mod rᵢ − 1)`, `dᵢ = d mod (rᵢ − 1)`, each Garner coefficient times its
-    /// prefix product `≡ 1 (mod rᵢ)`, plus the public key's checks. Keys cannot be built
+    /// prefix product `≡ 1 (mod rᵢ)`, no `dᵢ` equal to 1 ([`KeyFault::TrivialExponent`]),
+    /// plus the public key's checks. Keys cannot be built
     /// without passing them, so this returns `Ok` for every key that exists.
     pub fn validate(&self) -> Result<()> {
         self.check()
