@@ -24,7 +24,10 @@ pub enum Error {
     /// The bytes are not a PEM or DER private key in a format this crate reads (PKCS#1
     /// `RSAPrivateKey` or PKCS#8 `PrivateKeyInfo`); the text says what failed. An encrypted
     /// key (encrypted PKCS#8, PEM or DER, or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM) is
-    /// refused this way, the text saying it is encrypted.
+    /// refused this way, the text saying it is encrypted and how to load it: rustls's key
+    /// types carry no password, so read it with
+    /// [`RsaPrivateKey::from_pem_with_password`](redc::rsa::RsaPrivateKey::from_pem_with_password)
+    /// and wrap it with [`SigningKey::new`](crate::SigningKey::new).
     KeyEncoding(String),
     /// The key is a private key, but not an RSA one (EC, Ed25519, …); the text names what it
     /// is.

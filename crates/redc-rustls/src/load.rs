@@ -107,10 +107,14 @@ fn sec1_shape(der: &[u8]) -> bool {
     })
 }
 
-/// The refusal of an encrypted key, whichever its encoding.
+/// The refusal of an encrypted key, whichever its encoding: rustls's key types carry no
+/// password, so the message names the way that takes one.
 fn encrypted() -> Error {
     Error::KeyEncoding(
-        "the key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN)".into(),
+        "the key is encrypted: read it with redc::rsa::RsaPrivateKey::from_pem_with_password \
+         (or from_der_with_password) and pass it to SigningKey::new, or decrypt it first \
+         (openssl pkey -in KEY -out PLAIN)"
+            .into(),
     )
 }
 

@@ -414,7 +414,24 @@ fn encrypted_keys_are_refused_as_encrypted_in_every_encoding() {
         .unwrap_err();
     assert_eq!(inner(&e).to_string(), expected);
     // The plain key still loads.
-    redc_rustls::SigningKey::from_file(&id.key_path).unwrap();
+    let plain_key = redc_rustls::SigningKey::from_file(&id.key_path).unwrap();
+    // The way the refusal names: each encrypted file read with its password, then wrapped.
+    assert!(expected.contains("from_pem_with_password"), "{expected}");
+    for path in [&enc8_pem, &enc8_der, &legacy] {
+        let bytes = std::fs::read(path).unwrap();
+        let key = match std::str::from_utf8(&bytes) {
+            Ok(pem) => RsaPrivateKey::from_pem_with_password(pem, b"x"),
+            Err(_) => RsaPrivateKey::from_der_with_password(&bytes, b"x"),
+        }
+        .unwrap();
+        let key = redc_rustls::SigningKey::new(key).unwrap();
+        assert_eq!(
+            key.public_key_der(),
+            plain_key.public_key_der(),
+            "{}",
+            path.display()
+        );
+    }
 }
 
 #[test]
