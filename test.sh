@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the repository: the Rust workspace's (`cargo test`: unit, integration, doc
 # tests) and the Python package's (pytest in a virtual environment, built with maturin from
-# python/, against pyca's vectors, pyca itself and PyJWT from PyPI).
+# python/, against pyca's vectors, pyca itself, PyJWT and mypy from PyPI).
 # Extra arguments go to pytest. On a fresh machine it installs python3-venv when missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,7 +20,7 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q maturin pytest "cryptography==50.*" "cryptography-vectors==50.*" PyJWT
+"$venv/bin/python" -m pip install -q maturin pytest "cryptography==50.*" "cryptography-vectors==50.*" PyJWT mypy
 # Build the extension into the workspace's target directory, then install it.
 CARGO_TARGET_DIR="$PWD/target/python-ext" "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 # From the tests' directory, so that ./python/redc does not shadow the installed package.

@@ -3,17 +3,20 @@
 8 single pyca signatures. With ``--threads T``, also T threads signing at once: each with the
 key itself, through ``redc.service.BatchSigner``, and with pyca's key."""
 
+from __future__ import annotations
+
 import argparse
 import statistics
 import sys
 import threading
 import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import redc
 from redc import hashes, padding
 
 
-def _rate(fn, seconds):
+def _rate(fn: Callable[[], object], seconds: float) -> float:
     fn()  # warm-up
     n, start = 0, time.perf_counter()
     while True:
@@ -24,14 +27,14 @@ def _rate(fn, seconds):
             return n / el
 
 
-def _threaded_rate(fn, threads, seconds):
+def _threaded_rate(fn: Callable[[], object], threads: int, seconds: float) -> float:
     """Calls of ``fn`` per second over ``threads`` threads calling it for ``seconds``."""
     fn()  # warm-up
     counts = [0] * threads
     start = time.perf_counter()
     stop = start + seconds
 
-    def loop(i):
+    def loop(i: int) -> None:
         n = 0
         while time.perf_counter() < stop:
             fn()
@@ -46,14 +49,14 @@ def _threaded_rate(fn, threads, seconds):
     return sum(counts) / (time.perf_counter() - start)
 
 
-def _positive(text):
+def _positive(text: str) -> int:
     value = int(text)
     if not 1 <= value <= 1024:
         raise argparse.ArgumentTypeError(f"{value} is not between 1 and 1024")
     return value
 
 
-def speed(argv):
+def speed(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(prog="python -m redc speed", description=__doc__)
     p.add_argument("--bits", default="2048", help="key sizes, comma-separated (default 2048)")
     p.add_argument("--seconds", type=float, default=1.0, help="measuring time per figure")
@@ -71,7 +74,7 @@ def speed(argv):
         from cryptography.hazmat.primitives.asymmetric import rsa as prsa
         from cryptography.hazmat.primitives.serialization import load_der_private_key
     except ImportError:
-        prsa = None
+        prsa = None  # type: ignore[assignment]
     per = args.seconds / args.rounds
     msg = b"python -m redc speed: the message every signature covers"
     batch = [msg + bytes([i]) for i in range(8)]
@@ -80,7 +83,7 @@ def speed(argv):
     if prsa is not None:
         header += f"{'pyca sign/s':>13}{'pyca ver/s':>12}{'sign×':>8}{'verify×':>9}{'many×':>8}"
     print(header)
-    threaded = []
+    threaded: List[Tuple[int, redc.RSAPrivateKey, Any]] = []
     for bits in [int(b) for b in args.bits.split(",")]:
         key = redc.generate_private_key(65537, bits)
         pub = key.public_key()
@@ -88,11 +91,11 @@ def speed(argv):
         if prsa is not None:
             from cryptography.hazmat.primitives import serialization as ps
 
-            pkey = load_der_private_key(
+            pkey: Any = load_der_private_key(
                 key.private_bytes(ps.Encoding.DER, ps.PrivateFormat.PKCS8, ps.NoEncryption()), None
             )
             ppub = pkey.public_key()
-        r = {k: [] for k in ("s", "v", "m", "ps", "pv")}
+        r: Dict[str, List[float]] = {k: [] for k in ("s", "v", "m", "ps", "pv")}
         for _ in range(args.rounds):
             r["s"].append(_rate(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()), per))
             r["v"].append(_rate(lambda: pub.verify(sig, msg, padding.PKCS1v15(), hashes.SHA256()), per))
@@ -115,7 +118,9 @@ def speed(argv):
     return 0
 
 
-def _threads_table(keys, threads, per, rounds, msg):
+def _threads_table(
+    keys: List[Tuple[int, redc.RSAPrivateKey, Any]], threads: int, per: float, rounds: int, msg: bytes
+) -> None:
     """The ``--threads`` table: sign/s of ``threads`` threads signing at once."""
     from .service import BatchSigner
 
@@ -131,7 +136,7 @@ def _threads_table(keys, threads, per, rounds, msg):
     for bits, key, pkey in keys:
         signer = BatchSigner()
         batched = signer.add_key(key)
-        r = {k: [] for k in ("s", "b", "p")}
+        r: Dict[str, List[float]] = {k: [] for k in ("s", "b", "p")}
         for _ in range(rounds):
             r["s"].append(_threaded_rate(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
             r["b"].append(_threaded_rate(lambda: batched.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
@@ -144,7 +149,7 @@ def _threads_table(keys, threads, per, rounds, msg):
         print(line)
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] != "speed":
         print(

@@ -2,6 +2,8 @@
 ``cryptography`` is installed (so that code catching them catches redc's failures too), and
 stand-ins of the same names otherwise."""
 
+from __future__ import annotations
+
 from . import _redc
 
 __all__ = ["InvalidSignature", "UnsupportedAlgorithm"]
@@ -9,12 +11,12 @@ __all__ = ["InvalidSignature", "UnsupportedAlgorithm"]
 try:
     from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 except ImportError:  # pragma: no cover - exercised where cryptography is absent
-    InvalidSignature = _redc.InvalidSignature
+    InvalidSignature = _redc.InvalidSignature  # type: ignore[misc,assignment]
 
-    class UnsupportedAlgorithm(Exception):
+    class UnsupportedAlgorithm(Exception):  # type: ignore[no-redef]
         """A hash or padding redc does not offer for this operation (pyca's
         ``cryptography.exceptions.UnsupportedAlgorithm``)."""
 
-        def __init__(self, message, reason=None):
+        def __init__(self, message: str, reason: object = None) -> None:
             super().__init__(message)
             self._reason = reason

@@ -4,6 +4,10 @@ Instances of pyca's own classes (``cryptography.hazmat.primitives.hashes.SHA256(
 accepted wherever these are.
 """
 
+from __future__ import annotations
+
+from typing import Protocol
+
 from .exceptions import UnsupportedAlgorithm
 
 __all__ = [
@@ -16,22 +20,43 @@ __all__ = [
     "SHA512_224",
     "SHA512_256",
     "Prehashed",
+    "HashLike",
+    "DigestSized",
 ]
+
+
+class HashLike(Protocol):
+    """What redc takes as a hash, for type checkers: an instance of these classes or of pyca's
+    (anything with pyca's ``name`` and ``digest_size``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def digest_size(self) -> int: ...
+
+
+class DigestSized(Protocol):
+    """What redc takes as a signature's ``algorithm``, for type checkers: a :class:`HashLike`,
+    or a ``Prehashed`` (redc's or pyca's), which has only ``digest_size``."""
+
+    @property
+    def digest_size(self) -> int: ...
 
 
 class HashAlgorithm:
     """A hash: ``name`` (as pyca spells it) and ``digest_size`` in bytes."""
 
-    name = ""
-    digest_size = 0
+    name: str = ""
+    digest_size: int = 0
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return type(self) is type(other)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<redc.hashes.{type(self).__name__}>"
 
 
@@ -87,20 +112,21 @@ class SHA512_256(HashAlgorithm):  # noqa: N801 - pyca's name
 class Prehashed:
     """Marks data as already hashed with ``algorithm`` (pyca's ``utils.Prehashed``)."""
 
-    def __init__(self, algorithm):
+    def __init__(self, algorithm: HashLike) -> None:
         _hash_name(algorithm)
         self._algorithm = algorithm
-        self._digest_size = algorithm.digest_size
+        self._digest_size: int = algorithm.digest_size
 
     @property
-    def digest_size(self):
+    def digest_size(self) -> int:
+        """The digest's length in bytes."""
         return self._digest_size
 
 
 _NAMES = {"sha1", "sha224", "sha256", "sha384", "sha512", "sha512-224", "sha512-256"}
 
 
-def _hash_name(algorithm):
+def _hash_name(algorithm: object) -> str:
     """The hash name of a redc or pyca hash instance; TypeError for what is not a hash
     instance, and pyca's ``UnsupportedAlgorithm`` for a hash redc does not have (MD5, SHA-3,
     BLAKE2, SHAKE, SM3: pyca signs with some of them, redc does not)."""
@@ -117,8 +143,8 @@ def _hash_name(algorithm):
     return name
 
 
-def _resolve(algorithm):
+def _resolve(algorithm: DigestSized) -> tuple[str, bool]:
     """``(hash name, prehashed)`` for a hash instance or a ``Prehashed`` (redc's or pyca's)."""
     if type(algorithm).__name__ == "Prehashed" and hasattr(algorithm, "_algorithm"):
-        return _hash_name(algorithm._algorithm), True
+        return _hash_name(getattr(algorithm, "_algorithm")), True
     return _hash_name(algorithm), False

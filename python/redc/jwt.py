@@ -13,10 +13,13 @@ reverse. As stock PyJWT's RSA algorithms, these report keys below 2048 bits thro
 or ``InvalidKeyError`` with the option ``enforce_minimum_key_length``.
 """
 
+from __future__ import annotations
+
 import base64
 import binascii
 import hashlib
 import json
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Type, Union, overload
 
 import jwt as _pyjwt
 from jwt import algorithms as _pyjwt_algorithms
@@ -41,44 +44,45 @@ from . import (
 __all__ = ["RedcRSAAlgorithm", "ALGORITHMS", "register"]
 
 # redc's hashes, for signing and verifying.
-_HASHES = {256: hashes.SHA256, 384: hashes.SHA384, 512: hashes.SHA512}
+_HASHES: Dict[int, Type[hashes.HashAlgorithm]] = {256: hashes.SHA256, 384: hashes.SHA384, 512: hashes.SHA512}
 # What PyJWT's own RSAAlgorithm has as ``hash_alg`` (pyca's hash classes), for its
 # ``compute_hash_digest`` and for code that reads ``hash_alg``; hashlib's constructors, which
 # PyJWT's ``compute_hash_digest`` takes as well, where pyca is not installed.
 _HASHLIB = {256: hashlib.sha256, 384: hashlib.sha384, 512: hashlib.sha512}
 
 
-def _pyjwt_hash(bits):
+def _pyjwt_hash(bits: int) -> Callable[..., Any]:
     try:
         from cryptography.hazmat.primitives import hashes as pyca_hashes
     except ImportError:  # pragma: no cover - exercised where cryptography is absent
         return _HASHLIB[bits]
-    return getattr(pyca_hashes, f"SHA{bits}")
+    cls: Callable[..., Any] = getattr(pyca_hashes, f"SHA{bits}")
+    return cls
 
 
 # PyJWT's minimum RSA key size (NIST SP 800-131A), from PyJWT itself where it has one.
-_MIN_KEY_SIZE = getattr(getattr(_pyjwt_algorithms, "RSAAlgorithm", None), "_MIN_KEY_SIZE", 2048)
+_MIN_KEY_SIZE: int = getattr(getattr(_pyjwt_algorithms, "RSAAlgorithm", None), "_MIN_KEY_SIZE", 2048)
 # Whether the installed PyJWT asks algorithms for ``check_key_length`` (PyJWT 2.10 and later);
 # older ones do not, and nothing checks key sizes there.
 HAS_KEY_LENGTH_CHECK = hasattr(Algorithm, "check_key_length")
 
 
-def _b64(n):
+def _b64(n: int) -> str:
     raw = n.to_bytes(max(1, (n.bit_length() + 7) // 8), "big")
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def _unb64(s):
+def _unb64(s: object) -> int:
     """A JWK integer (base64url, unpadded), as PyJWT's ``from_base64url_uint`` reads it."""
     if isinstance(s, str):
         s = s.encode()
     if not isinstance(s, (bytes, bytearray)):
         raise TypeError("Expected a string or bytes value")
-    s = bytes(s)
-    return int.from_bytes(base64.urlsafe_b64decode(s + b"=" * (-len(s) % 4)), "big")
+    raw = bytes(s)
+    return int.from_bytes(base64.urlsafe_b64decode(raw + b"=" * (-len(raw) % 4)), "big")
 
 
-def _ssh_rsa_public_key(data):
+def _ssh_rsa_public_key(data: bytes) -> RSAPublicKey:
     """The key of an OpenSSH ``ssh-rsa`` public key line (``ssh-rsa <base64> [comment]``):
     the base64 holds the strings "ssh-rsa", e and n (RFC 4253 §6.6, mpints). ``ValueError``
     for anything else."""
@@ -89,7 +93,8 @@ def _ssh_rsa_public_key(data):
         blob = base64.b64decode(parts[1], validate=True)
     except binascii.Error:
         raise ValueError("the ssh-rsa key's base64 is malformed") from None
-    fields, pos = [], 0
+    fields: List[bytes] = []
+    pos = 0
     for _ in range(3):
         if pos + 4 > len(blob):
             raise ValueError("the ssh-rsa key is truncated")
@@ -110,7 +115,7 @@ def _ssh_rsa_public_key(data):
 _MAX_RECOVERY_ATTEMPTS = 1000
 
 
-def _recover_prime_factors(n, e, d):
+def _recover_prime_factors(n: int, e: int, d: int) -> Tuple[int, int]:
     """``(p, q)``, p > q, from ``n``, ``e`` and ``d`` (RFC 8017 does not say how; this is the
     usual probabilistic method, pyca's ``rsa_recover_prime_factors``'s). ``ValueError`` when
     they are not an RSA key's."""
@@ -139,17 +144,20 @@ def _recover_prime_factors(n, e, d):
     raise ValueError("Unable to compute factors p and q from exponent d.")
 
 
-def _gcd(a, b):
+def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
 
 
-def _prime_factors(n, e, d):
+def _prime_factors(n: int, e: int, d: int) -> Tuple[int, int]:
     """pyca's recovery where pyca is installed, redc's own otherwise (the same result)."""
     rsa = _pyca_rsa()
     if rsa is not None:
-        return rsa.rsa_recover_prime_factors(n, e, d)
+        p: int
+        q: int
+        p, q = rsa.rsa_recover_prime_factors(n, e, d)
+        return p, q
     return _recover_prime_factors(n, e, d)  # pragma: no cover - exercised where cryptography is absent
 
 
@@ -159,17 +167,17 @@ class RedcRSAAlgorithm(Algorithm):
 
     _MIN_KEY_SIZE = _MIN_KEY_SIZE
 
-    def __init__(self, bits, pss):
+    def __init__(self, bits: int, pss: bool) -> None:
         self._hash = _HASHES[bits]
         self.hash_alg = _pyjwt_hash(bits)
         self.pss = pss
 
-    def _padding(self):
+    def _padding(self) -> Union[padding.PSS, padding.PKCS1v15]:
         if self.pss:
             return padding.PSS(mgf=padding.MGF1(self._hash()), salt_length=self._hash.digest_size)
         return padding.PKCS1v15()
 
-    def check_key_length(self, key):
+    def check_key_length(self, key: Any) -> Optional[str]:
         """PyJWT's check: a message for keys below 2048 bits (PyJWT warns with it, or raises
         ``InvalidKeyError`` with ``enforce_minimum_key_length``), None otherwise."""
         size = getattr(key, "key_size", None)
@@ -181,7 +189,7 @@ class RedcRSAAlgorithm(Algorithm):
             )
         return None
 
-    def prepare_key(self, key):
+    def prepare_key(self, key: Any) -> Union[RSAPrivateKey, RSAPublicKey]:
         if isinstance(key, (RSAPrivateKey, RSAPublicKey)):
             return key
         # pyca's RSA key objects: through their DER.
@@ -207,12 +215,12 @@ class RedcRSAAlgorithm(Algorithm):
         except ValueError as e:
             raise InvalidKeyError(f"Could not parse the provided public key: {e}") from e
 
-    def sign(self, msg, key):
+    def sign(self, msg: bytes, key: Any) -> bytes:
         if not isinstance(key, RSAPrivateKey):
             raise TypeError("signing needs a private key")
         return key.sign(msg, self._padding(), self._hash())
 
-    def verify(self, msg, key, sig):
+    def verify(self, msg: bytes, key: Any, sig: bytes) -> bool:
         if isinstance(key, RSAPrivateKey):
             key = key.public_key()
         try:
@@ -221,20 +229,29 @@ class RedcRSAAlgorithm(Algorithm):
         except Exception:  # InvalidSignature, or a signature of the wrong length
             return False
 
+    @overload
     @staticmethod
-    def to_jwk(key_obj, as_dict=False):
+    def to_jwk(key_obj: Any, as_dict: Literal[True]) -> Dict[str, Any]: ...
+
+    @overload
+    @staticmethod
+    def to_jwk(key_obj: Any, as_dict: Literal[False] = False) -> str: ...
+
+    @staticmethod
+    def to_jwk(key_obj: Any, as_dict: bool = False) -> Union[Dict[str, Any], str]:
         """The JWK of a redc or pyca RSA key; a key of more than two primes has its others in
         ``oth`` (RFC 7518 §6.3.2.7: each prime ``r``, its CRT exponent ``d`` and coefficient
         ``t``), which stock PyJWT's ``from_jwk`` refuses and this one reads."""
         rsa = _pyca_rsa()
-        kinds = (RSAPrivateKey, RSAPublicKey)
+        kinds: Tuple[type, ...] = (RSAPrivateKey, RSAPublicKey)
         if rsa is not None:
             kinds += (rsa.RSAPrivateKey, rsa.RSAPublicKey)
         if not isinstance(key_obj, kinds):
             raise InvalidKeyError("Not a public or private key")
-        if hasattr(key_obj, "private_numbers"):
-            pn = key_obj.private_numbers()
-            obj = {
+        key: Any = key_obj
+        if hasattr(key, "private_numbers"):
+            pn = key.private_numbers()
+            obj: Dict[str, Any] = {
                 "kty": "RSA",
                 "key_ops": ["sign"],
                 "n": _b64(pn.public_numbers.n),
@@ -250,15 +267,16 @@ class RedcRSAAlgorithm(Algorithm):
             if others:
                 obj["oth"] = [{"r": _b64(r), "d": _b64(d), "t": _b64(t)} for (r, d, t) in others]
         else:
-            pn = key_obj.public_numbers()
-            obj = {"kty": "RSA", "key_ops": ["verify"], "n": _b64(pn.n), "e": _b64(pn.e)}
+            pub = key.public_numbers()
+            obj = {"kty": "RSA", "key_ops": ["verify"], "n": _b64(pub.n), "e": _b64(pub.e)}
         return obj if as_dict else json.dumps(obj)
 
     @staticmethod
-    def from_jwk(jwk):
+    def from_jwk(jwk: Union[str, Dict[str, Any]]) -> Union[RSAPrivateKey, RSAPublicKey]:
         """A redc key from a JWK (a JSON text or a dict), as stock PyJWT reads it: a private
         key without ``p`` and ``q`` has them recovered from ``d``; ``InvalidKeyError`` for what
         is no RSA JWK. Unlike stock PyJWT it reads ``oth`` (keys of 3 to 5 primes)."""
+        obj: Any
         try:
             if isinstance(jwk, (str, bytes, bytearray)):
                 obj = json.loads(jwk)
@@ -288,7 +306,7 @@ class RedcRSAAlgorithm(Algorithm):
             p, q = _prime_factors(public.n, public.e, d)
             numbers = RSAPrivateNumbers(p, q, d, d % (p - 1), d % (q - 1), pow(q, -1, p), public)
             return numbers.private_key()
-        others = ()
+        others: Tuple[Tuple[int, int, int], ...] = ()
         if "oth" in obj:
             oth = obj["oth"]
             if not isinstance(oth, list) or not oth:
@@ -310,19 +328,19 @@ class RedcRSAAlgorithm(Algorithm):
         return numbers.private_key()
 
 
-def _pyca_enum(cls, name):
+def _pyca_enum(cls: str, name: str) -> Any:
     from cryptography.hazmat.primitives import serialization as s
 
     return getattr(getattr(s, cls), name)
 
 
-def _pyca_no_encryption():
+def _pyca_no_encryption() -> Any:
     from cryptography.hazmat.primitives import serialization as s
 
     return s.NoEncryption()
 
 
-ALGORITHMS = {
+ALGORITHMS: Dict[str, RedcRSAAlgorithm] = {
     "RS256": RedcRSAAlgorithm(256, False),
     "RS384": RedcRSAAlgorithm(384, False),
     "RS512": RedcRSAAlgorithm(512, False),
@@ -332,7 +350,7 @@ ALGORITHMS = {
 }
 
 
-def register(jws=None):
+def register(jws: Optional[_pyjwt.PyJWS] = None) -> _pyjwt.PyJWS:
     """Puts redc's RS256/384/512 and PS256/384/512 into ``jws`` (a ``jwt.PyJWS``; by default
     PyJWT's global instance, which ``jwt.encode`` and ``jwt.decode`` use), replacing what was
     registered under those names. Returns the ``PyJWS`` changed."""

@@ -4,16 +4,41 @@
 Instances of pyca's own padding classes are accepted wherever these are.
 """
 
-from .exceptions import UnsupportedAlgorithm
-from .hashes import _hash_name
+from __future__ import annotations
 
-__all__ = ["AsymmetricPadding", "PKCS1v15", "PSS", "OAEP", "MGF1", "calculate_max_pss_salt_length"]
+from typing import Optional, Protocol, Union
+
+from .exceptions import UnsupportedAlgorithm
+from .hashes import DigestSized, HashLike, _hash_name
+
+__all__ = [
+    "AsymmetricPadding",
+    "PKCS1v15",
+    "PSS",
+    "OAEP",
+    "MGF1",
+    "calculate_max_pss_salt_length",
+    "PaddingLike",
+]
+
+
+class PaddingLike(Protocol):
+    """What redc takes as a padding, for type checkers: an instance of these classes or of
+    pyca's (anything with pyca's ``name``)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class _KeySized(Protocol):
+    @property
+    def key_size(self) -> int: ...
 
 
 class AsymmetricPadding:
     """Base of the paddings; ``name`` as pyca spells it."""
 
-    name = ""
+    name: str = ""
 
 
 class _MaxLength:
@@ -37,14 +62,14 @@ _SALT_CONSTANTS = ("_MaxLength", "_Auto", "_DigestLength")
 _MAX_SALT_LENGTH = 2**31 - 1
 
 
-def _is_salt_constant(salt_length):
+def _is_salt_constant(salt_length: object) -> bool:
     return type(salt_length).__name__ in _SALT_CONSTANTS and not isinstance(salt_length, type)
 
 
 class MGF1:
     """The mask generation function MGF1 with ``algorithm``."""
 
-    def __init__(self, algorithm):
+    def __init__(self, algorithm: HashLike) -> None:
         _hash_name(algorithm)
         self._algorithm = algorithm
 
@@ -64,7 +89,7 @@ class PSS(AsymmetricPadding):
     DIGEST_LENGTH = _DigestLength()
     name = "EMSA-PSS"
 
-    def __init__(self, mgf, salt_length):
+    def __init__(self, mgf: MGF1, salt_length: Union[int, _MaxLength, _Auto, _DigestLength]) -> None:
         if not isinstance(mgf, MGF1) and type(mgf).__name__ != "MGF1":
             raise TypeError("mgf must be an MGF1 instance")
         if not (isinstance(salt_length, int) or _is_salt_constant(salt_length)) or isinstance(
@@ -77,7 +102,8 @@ class PSS(AsymmetricPadding):
         self._salt_length = salt_length
 
     @property
-    def mgf(self):
+    def mgf(self) -> MGF1:
+        """The mask generation function."""
         return self._mgf
 
 
@@ -86,7 +112,9 @@ class OAEP(AsymmetricPadding):
 
     name = "EME-OAEP"
 
-    def __init__(self, mgf, algorithm, label):
+    def __init__(
+        self, mgf: MGF1, algorithm: HashLike, label: Optional[Union[bytes, bytearray, memoryview]]
+    ) -> None:
         if not isinstance(mgf, MGF1) and type(mgf).__name__ != "MGF1":
             raise TypeError("mgf must be an MGF1 instance")
         _hash_name(algorithm)
@@ -97,15 +125,17 @@ class OAEP(AsymmetricPadding):
         self._label = bytes(label) if label is not None else None
 
     @property
-    def algorithm(self):
+    def algorithm(self) -> HashLike:
+        """The hash of the label and of the encoding."""
         return self._algorithm
 
     @property
-    def mgf(self):
+    def mgf(self) -> MGF1:
+        """The mask generation function."""
         return self._mgf
 
 
-def calculate_max_pss_salt_length(key, hash_algorithm):
+def calculate_max_pss_salt_length(key: _KeySized, hash_algorithm: DigestSized) -> int:
     """The longest PSS salt ``key`` allows with ``hash_algorithm`` (as pyca's function)."""
     em_len = (key.key_size - 1 + 7) // 8
     salt = em_len - hash_algorithm.digest_size - 2
@@ -114,25 +144,27 @@ def calculate_max_pss_salt_length(key, hash_algorithm):
     return salt
 
 
-def _kind(padding):
+def _kind(padding: object) -> str:
     """pyca's padding name of a redc or pyca padding instance; TypeError otherwise."""
     if isinstance(padding, type):
         raise TypeError("expected a padding instance (e.g. PKCS1v15()), got a class")
     name = getattr(padding, "name", None)
     if name in ("EMSA-PKCS1-v1_5", "EMSA-PSS", "EME-OAEP"):
-        return name
+        return str(name)
     raise TypeError(f"expected a padding instance, got {type(padding).__name__}")
 
 
-def _signature_args(padding, key_size, hash_name, digest_size, signing):
+def _signature_args(
+    padding: object, key_size: int, hash_name: str, digest_size: int, signing: bool
+) -> tuple[str, Optional[str], Optional[int]]:
     """``(kind, mgf hash, salt)`` for the Rust core."""
     kind = _kind(padding)
     if kind == "EMSA-PKCS1-v1_5":
         return "pkcs1v15", None, None
     if kind != "EMSA-PSS":
         raise UnsupportedAlgorithm(f"{kind} is an encryption padding, not a signature padding")
-    mgf = _hash_name(padding._mgf._algorithm)
-    salt = padding._salt_length
+    mgf = _hash_name(getattr(getattr(padding, "_mgf"), "_algorithm"))
+    salt = getattr(padding, "_salt_length")
     cls = type(salt).__name__
     em_len = (key_size - 1 + 7) // 8
     if cls == "_MaxLength":
@@ -154,7 +186,7 @@ def _signature_args(padding, key_size, hash_name, digest_size, signing):
     return "pss", mgf, salt
 
 
-def _encryption_args(padding):
+def _encryption_args(padding: object) -> tuple[str, Optional[str], Optional[str], Optional[bytes]]:
     """``(kind, hash, mgf hash, label)`` for the Rust core."""
     kind = _kind(padding)
     if kind == "EMSA-PKCS1-v1_5":
@@ -163,7 +195,7 @@ def _encryption_args(padding):
         raise UnsupportedAlgorithm(f"{kind} is a signature padding, not an encryption padding")
     return (
         "oaep",
-        _hash_name(padding._algorithm),
-        _hash_name(padding._mgf._algorithm),
-        padding._label,
+        _hash_name(getattr(padding, "_algorithm")),
+        _hash_name(getattr(getattr(padding, "_mgf"), "_algorithm")),
+        getattr(padding, "_label"),
     )

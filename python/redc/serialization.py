@@ -1,7 +1,10 @@
 """Key serialization names, as pyca's ``serialization`` module names them. pyca's own enum
 members are accepted wherever these are."""
 
+from __future__ import annotations
+
 import enum
+from typing import Optional
 
 __all__ = ["Encoding", "PrivateFormat", "PublicFormat", "NoEncryption", "BestAvailableEncryption"]
 
@@ -37,13 +40,13 @@ class BestAvailableEncryption:
     AES-256-CBC, which pyca, OpenSSL and redc read back. pyca's ``BestAvailableEncryption``
     is accepted wherever this is."""
 
-    def __init__(self, password):
+    def __init__(self, password: bytes) -> None:
         if not isinstance(password, bytes) or len(password) == 0:
             raise ValueError("Password must be 1 or more bytes.")
         self.password = password
 
 
-def _member(x, cls):
+def _member(x: object, cls: str) -> Optional[str]:
     """The member name of a redc or pyca enum member of ``cls`` ("PEM", "PKCS8", ...); pyca
     50's enums have no ``name``, so their ``repr`` ("Encoding.PEM") is read instead."""
     name = getattr(x, "name", None)
@@ -55,7 +58,7 @@ def _member(x, cls):
     return None
 
 
-def _encoding(encoding):
+def _encoding(encoding: object) -> str:
     name = _member(encoding, "Encoding")
     if name in ("PEM", "DER"):
         return name
@@ -64,7 +67,7 @@ def _encoding(encoding):
     raise TypeError("encoding must be a serialization.Encoding member")
 
 
-def _private_format(fmt):
+def _private_format(fmt: object) -> str:
     name = _member(fmt, "PrivateFormat")
     if name == "PKCS8":
         return "pkcs8"
@@ -75,7 +78,7 @@ def _private_format(fmt):
     raise TypeError("format must be a serialization.PrivateFormat member")
 
 
-def _public_format(fmt):
+def _public_format(fmt: object) -> str:
     name = _member(fmt, "PublicFormat")
     if name == "SubjectPublicKeyInfo":
         return "spki"
@@ -86,7 +89,7 @@ def _public_format(fmt):
     raise TypeError("format must be a serialization.PublicFormat member")
 
 
-def _is_pyca_encryption(encryption_algorithm):
+def _is_pyca_encryption(encryption_algorithm: object) -> bool:
     try:
         from cryptography.hazmat.primitives.serialization import KeySerializationEncryption
     except ImportError:  # pragma: no cover - exercised where cryptography is absent
@@ -94,7 +97,7 @@ def _is_pyca_encryption(encryption_algorithm):
     return isinstance(encryption_algorithm, KeySerializationEncryption)
 
 
-def _encryption_password(encryption_algorithm):
+def _encryption_password(encryption_algorithm: object) -> Optional[bytes]:
     """The password a private key is to be written with: ``None`` for redc's or pyca's
     ``NoEncryption()``, the password of redc's or pyca's ``BestAvailableEncryption``.
     ``ValueError`` for pyca's other encryptions (``PrivateFormat.PKCS8.encryption_builder()``
@@ -108,7 +111,8 @@ def _encryption_password(encryption_algorithm):
     if name == "BestAvailableEncryption" and (
         isinstance(encryption_algorithm, BestAvailableEncryption) or _is_pyca_encryption(encryption_algorithm)
     ):
-        return encryption_algorithm.password
+        password: bytes = getattr(encryption_algorithm, "password")
+        return password
     if _is_pyca_encryption(encryption_algorithm):
         raise ValueError(
             "redc writes NoEncryption() and BestAvailableEncryption(password) only, not "

@@ -30,17 +30,22 @@ in each child on its first use there, with the same settings and keys: the worke
 in the parent.
 """
 
+from __future__ import annotations
+
 import os
 import threading
+from typing import Any, Dict, Optional
 
-from . import RSAPrivateKey, _bytes, _check_prehashed, _redc
+from . import BytesLike, RSAPrivateKey, _bytes, _check_prehashed, _redc
+from .hashes import DigestSized
+from .padding import PaddingLike
 
 # Serialises the remaking of services and key handles in a forked child (see
 # ``BatchSigner._native``); made afresh in every child, since a lock held at the fork stays held.
 _fork_lock = threading.Lock()
 
 
-def _after_fork_in_child():
+def _after_fork_in_child() -> None:
     global _fork_lock
     _fork_lock = threading.Lock()
 
@@ -51,7 +56,7 @@ if hasattr(os, "register_at_fork"):
 __all__ = ["BatchSigner", "BatchedPrivateKey"]
 
 
-def _redc_key(private_key):
+def _redc_key(private_key: object) -> RSAPrivateKey:
     """``private_key`` as a plain redc ``RSAPrivateKey``: its own core for redc's keys, a pyca
     key through its DER; ``TypeError`` for anything else."""
     if isinstance(private_key, RSAPrivateKey):
@@ -60,11 +65,11 @@ def _redc_key(private_key):
         from cryptography.hazmat.primitives import serialization as pyca_serialization
         from cryptography.hazmat.primitives.asymmetric import rsa as pyca_rsa
     except ImportError:  # pragma: no cover - exercised where cryptography is absent
-        pyca_rsa = None
+        pyca_rsa = None  # type: ignore[assignment]
     if pyca_rsa is not None and isinstance(private_key, pyca_rsa.RSAPrivateKey):
         from . import load_der_private_key
 
-        der = private_key.private_bytes(
+        der: bytes = private_key.private_bytes(
             pyca_serialization.Encoding.DER,
             pyca_serialization.PrivateFormat.PKCS8,
             pyca_serialization.NoEncryption(),
@@ -82,7 +87,7 @@ class BatchSigner:
 
     __slots__ = ("_service", "_config")
 
-    def __init__(self, workers=None, *, max_batch=8, inline=True):
+    def __init__(self, workers: Optional[int] = None, *, max_batch: int = 8, inline: bool = True) -> None:
         if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)):
             raise TypeError(f"workers must be an int or None, not {type(workers).__name__}")
         if not isinstance(max_batch, int) or isinstance(max_batch, bool):
@@ -96,7 +101,7 @@ class BatchSigner:
         self._config = (workers, max_batch, inline)
         self._service = _redc.Service(workers, max_batch, inline)
 
-    def _native(self):
+    def _native(self) -> _redc.Service:
         """This process's service: in a child forked after it was made (a pre-forking server
         that made it at import time), a new one with the same settings, since the worker
         threads stay in the parent; the old one is left unused and unfreed there."""
@@ -109,29 +114,29 @@ class BatchSigner:
             return self._service
 
     @property
-    def workers(self):
+    def workers(self) -> int:
         """The worker threads that started (0 if the system refused every one: then each
         request is signed on its caller's thread)."""
         return self._native().workers
 
     @property
-    def max_batch(self):
+    def max_batch(self) -> int:
         """The most requests of one key signed together."""
         return self._native().max_batch
 
     @property
-    def keys_held(self):
+    def keys_held(self) -> int:
         """The keys the service holds now in this process (one per live
         :class:`BatchedPrivateKey` that has signed here, or was made here)."""
         return self._native().keys_held
 
-    def add_key(self, private_key):
+    def add_key(self, private_key: Any) -> BatchedPrivateKey:
         """A :class:`BatchedPrivateKey` for a copy of ``private_key`` (redc's or pyca's) held by
         this service until the returned key is gone."""
         key = _redc_key(private_key)
         return BatchedPrivateKey(key, self._native().add_key(key._key), self)
 
-    def stats(self):
+    def stats(self) -> Dict[str, int]:
         """Counters of this process so far: ``requests`` answered, of them ``inline`` (signed on
         the caller's thread), ``batches`` signed by the workers, and the ``largest_batch``."""
         requests, inline, batches, largest = self._native().stats()
@@ -145,14 +150,14 @@ class BatchedPrivateKey(RSAPrivateKey):
 
     __slots__ = ("_handle", "_signer")
 
-    def __init__(self, key, handle, signer):
+    def __init__(self, key: RSAPrivateKey, handle: _redc.ServiceKey, signer: BatchSigner) -> None:
         if not isinstance(handle, _redc.ServiceKey) or not isinstance(signer, BatchSigner):
             raise TypeError("use BatchSigner.add_key")
         super().__init__(key._key)
         self._handle = handle
         self._signer = signer
 
-    def _native(self):
+    def _native(self) -> _redc.ServiceKey:
         """The key's handle in this process's service (made again in a forked child)."""
         handle = self._handle
         if handle.usable:
@@ -164,11 +169,13 @@ class BatchedPrivateKey(RSAPrivateKey):
             return self._handle
 
     @property
-    def key(self):
+    def key(self) -> RSAPrivateKey:
         """The plain key (signing on the calling thread, any PSS parameters)."""
         return RSAPrivateKey(self._key)
 
-    def sign(self, data, padding, algorithm):
+    def sign(  # type: ignore[override]
+        self, data: BytesLike, padding: PaddingLike, algorithm: DigestSized
+    ) -> bytes:
         """Signs ``data`` (hashed with ``algorithm``, or already hashed with ``Prehashed``)
         through the service: PKCS#1 v1.5, or PSS with MGF1 of ``algorithm`` and a salt of its
         digest's length (``ValueError`` for other PSS parameters)."""
