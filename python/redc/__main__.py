@@ -1,16 +1,18 @@
 """``python -m redc speed``: RSA sign/s and verify/s from Python, redc against pyca
 ``cryptography`` (when installed), alternating rounds, medians; and ``sign_many`` of 8 against
 8 single pyca signatures. With ``--threads T``, also T threads signing at once: each with the
-key itself, through ``redc.service.BatchSigner``, and with pyca's key."""
+key itself, through ``redc.service.BatchSigner``, and with pyca's key; and T asyncio tasks on
+one event loop awaiting ``sign_async`` of the same ``BatchSigner``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple
 
 import redc
 from redc import hashes, padding
@@ -47,6 +49,28 @@ def _threaded_rate(fn: Callable[[], object], threads: int, seconds: float) -> fl
     for w in workers:
         w.join()
     return sum(counts) / (time.perf_counter() - start)
+
+
+def _async_rate(sign: Callable[[], Awaitable[bytes]], tasks: int, seconds: float) -> float:
+    """Signatures per second of ``tasks`` asyncio tasks on one event loop, each awaiting
+    ``sign()`` in a loop for ``seconds``."""
+
+    async def run() -> float:
+        await sign()  # warm-up
+        count = 0
+        stop = time.perf_counter() + seconds
+
+        async def loop() -> None:
+            nonlocal count
+            while time.perf_counter() < stop:
+                await sign()
+                count += 1
+
+        start = time.perf_counter()
+        await asyncio.gather(*(loop() for _ in range(tasks)))
+        return count / (time.perf_counter() - start)
+
+    return asyncio.run(run())
 
 
 def _positive(text: str) -> int:
@@ -128,7 +152,7 @@ def _threads_table(
     if pyca:
         from cryptography.hazmat.primitives import hashes as ph
         from cryptography.hazmat.primitives.asymmetric import padding as pp
-    header = f"{'threads=' + str(threads):<12}{'sign/s':>12}{'BatchSigner':>12}{'service×':>10}"
+    header = f"{'threads=' + str(threads):<12}{'sign/s':>12}{'BatchSigner':>12}{'service×':>10}{'asyncio':>10}"
     if pyca:
         header += f"{'pyca sign/s':>13}{'vs pyca':>9}"
     print()
@@ -136,14 +160,15 @@ def _threads_table(
     for bits, key, pkey in keys:
         signer = BatchSigner()
         batched = signer.add_key(key)
-        r: Dict[str, List[float]] = {k: [] for k in ("s", "b", "p")}
+        r: Dict[str, List[float]] = {k: [] for k in ("s", "b", "a", "p")}
         for _ in range(rounds):
             r["s"].append(_threaded_rate(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
             r["b"].append(_threaded_rate(lambda: batched.sign(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
+            r["a"].append(_async_rate(lambda: batched.sign_async(msg, padding.PKCS1v15(), hashes.SHA256()), threads, per))
             if pyca:
                 r["p"].append(_threaded_rate(lambda: pkey.sign(msg, pp.PKCS1v15(), ph.SHA256()), threads, per))
         m = {k: statistics.median(v) for k, v in r.items() if v}
-        line = f"{'rsa ' + str(bits):<12}{m['s']:>12.1f}{m['b']:>12.1f}{m['b'] / m['s']:>10.2f}"
+        line = f"{'rsa ' + str(bits):<12}{m['s']:>12.1f}{m['b']:>12.1f}{m['b'] / m['s']:>10.2f}{m['a']:>10.1f}"
         if pyca:
             line += f"{m['p']:>13.1f}{m['b'] / m['p']:>9.2f}"
         print(line)

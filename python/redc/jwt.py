@@ -11,6 +11,11 @@ Keys may be PEM bytes or text, ``ssh-rsa`` public keys, redc key objects, or pyc
 reverse. As stock PyJWT's RSA algorithms, these report keys below 2048 bits through
 ``check_key_length`` (where the installed PyJWT has that hook): an ``InsecureKeyLengthWarning``,
 or ``InvalidKeyError`` with the option ``enforce_minimum_key_length``.
+
+For asyncio servers signing with a key of a ``redc.service.BatchSigner``,
+``await encode_async(payload, key, algorithm="RS256")`` makes the token ``jwt.encode`` would,
+its signature awaited from the service (batched with other requests, never signed on the event
+loop's thread).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import base64
 import binascii
 import hashlib
 import json
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Type, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Optional, Tuple, Type, Union, overload
 
 import jwt as _pyjwt
 from jwt import algorithms as _pyjwt_algorithms
@@ -41,7 +46,10 @@ from . import (
     serialization,
 )
 
-__all__ = ["RedcRSAAlgorithm", "ALGORITHMS", "register"]
+if TYPE_CHECKING:
+    from .service import BatchedPrivateKey
+
+__all__ = ["RedcRSAAlgorithm", "ALGORITHMS", "register", "encode_async"]
 
 # redc's hashes, for signing and verifying.
 _HASHES: Dict[int, Type[hashes.HashAlgorithm]] = {256: hashes.SHA256, 384: hashes.SHA384, 512: hashes.SHA512}
@@ -363,6 +371,56 @@ def register(jws: Optional[_pyjwt.PyJWS] = None) -> _pyjwt.PyJWS:
             pass
         jws.register_algorithm(name, alg)
     return jws
+
+
+class _SigningInput(Exception):
+    """Raised by :class:`_CapturingKey` with the bytes PyJWT asked it to sign."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__("PyJWT's signing input")
+        self.data = data
+
+
+class _CapturingKey(RSAPrivateKey):
+    """A key whose ``sign`` hands PyJWT's signing input back (as :class:`_SigningInput`)
+    instead of signing: ``jwt.encode`` with it builds and encodes the header and the payload as
+    it always does, then stops where the signature is computed."""
+
+    __slots__ = ()
+
+    def sign(  # type: ignore[override]
+        self, data: bytes, padding: Any, algorithm: Any
+    ) -> bytes:
+        raise _SigningInput(bytes(data))
+
+
+async def encode_async(
+    payload: Dict[str, Any], key: BatchedPrivateKey, algorithm: str = "RS256", **kwargs: Any
+) -> str:
+    """``jwt.encode(payload, key, algorithm, **kwargs)`` for asyncio, with ``key`` a
+    ``redc.service.BatchedPrivateKey`` (``BatchSigner.add_key``): PyJWT makes the header and
+    the payload (its claim conversions, ``headers``, ``json_encoder``, ``sort_headers``, ...),
+    and the signature is awaited from the service with ``sign_async``. RS256/384/512 and
+    PS256/384/512; the token is the one ``jwt.encode`` gives with the key (the same text for
+    RS*, whose signatures are deterministic), whether or not :func:`register` was called."""
+    from .service import BatchedPrivateKey
+
+    if not isinstance(key, BatchedPrivateKey):  # typed callers cannot, others might
+        raise TypeError(
+            "encode_async signs through a redc.service.BatchSigner: pass the key its add_key "
+            f"returned, not {type(key).__name__}"
+        )
+    alg = ALGORITHMS.get(algorithm)
+    if alg is None:
+        raise NotImplementedError(f"encode_async makes {', '.join(ALGORITHMS)} tokens, not {algorithm}")
+    try:
+        _pyjwt.encode(payload, _CapturingKey(key._key), algorithm=algorithm, **kwargs)
+    except _SigningInput as captured:
+        signing_input = captured.data
+    else:  # pragma: no cover - PyJWT signs every RS*/PS* token
+        raise RuntimeError("PyJWT made a token without asking for its signature")
+    signature = await key.sign_async(signing_input, alg._padding(), alg._hash())
+    return signing_input.decode("ascii") + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
 
 
 # serialization is imported for users who want redc's enums beside this module.

@@ -25,6 +25,11 @@ and PSS signatures with MGF1 of the message's hash and a salt as long as that ha
 (``PSS.DIGEST_LENGTH``, as JWT's PS256/384/512 use); for other PSS parameters sign with the
 key itself (``BatchedPrivateKey.key``).
 
+For asyncio, ``await key.sign_async(message, padding, algorithm)`` queues the request and
+suspends the calling task until a worker has signed it: the event loop's thread never signs,
+and the requests of many tasks are batched as those of many threads are
+(``redc.jwt.encode_async`` makes a JWT that way).
+
 A signer made before a fork (a pre-forking server that makes it at import time) is made again
 in each child on its first use there, with the same settings and keys: the worker threads stay
 in the parent.
@@ -32,9 +37,11 @@ in the parent.
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import os
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import BytesLike, RSAPrivateKey, _bytes, _check_prehashed, _redc
 from .hashes import DigestSized
@@ -138,9 +145,16 @@ class BatchSigner:
 
     def stats(self) -> Dict[str, int]:
         """Counters of this process so far: ``requests`` answered, of them ``inline`` (signed on
-        the caller's thread), ``batches`` signed by the workers, and the ``largest_batch``."""
-        requests, inline, batches, largest = self._native().stats()
-        return {"requests": requests, "inline": inline, "batches": batches, "largest_batch": largest}
+        the caller's thread), ``batches`` signed by the workers, the ``largest_batch``, and
+        requests ``cancelled`` (``sign_async`` tasks cancelled before a worker took them)."""
+        requests, inline, batches, largest, cancelled = self._native().stats()
+        return {
+            "requests": requests,
+            "inline": inline,
+            "batches": batches,
+            "largest_batch": largest,
+            "cancelled": cancelled,
+        }
 
 
 class BatchedPrivateKey(RSAPrivateKey):
@@ -173,18 +187,127 @@ class BatchedPrivateKey(RSAPrivateKey):
         """The plain key (signing on the calling thread, any PSS parameters)."""
         return RSAPrivateKey(self._key)
 
-    def sign(  # type: ignore[override]
+    def _service_args(
         self, data: BytesLike, padding: PaddingLike, algorithm: DigestSized
-    ) -> bytes:
-        """Signs ``data`` (hashed with ``algorithm``, or already hashed with ``Prehashed``)
-        through the service: PKCS#1 v1.5, or PSS with MGF1 of ``algorithm`` and a salt of its
-        digest's length (``ValueError`` for other PSS parameters)."""
-        data = _bytes(data, "data")
+    ) -> Tuple[bytes, str, str, bool]:
+        """``(data, kind, hash name, prehashed)`` of a request to the service, or the error of
+        arguments it does not sign with."""
+        raw = _bytes(data, "data")
         name, prehashed, kind, mgf, salt = self._signing_args(padding, algorithm)
         if kind == "pss" and (mgf != name or salt != algorithm.digest_size):
             raise ValueError(
                 "redc's signing service makes PSS signatures with MGF1 of the message's hash and "
                 "a salt as long as the hash only; sign with BatchedPrivateKey.key for others"
             )
-        _check_prehashed(data, algorithm, prehashed)
-        return self._native().sign(data, kind, name, prehashed)
+        _check_prehashed(raw, algorithm, prehashed)
+        return raw, kind, name, prehashed
+
+    def sign(  # type: ignore[override]
+        self, data: BytesLike, padding: PaddingLike, algorithm: DigestSized
+    ) -> bytes:
+        """Signs ``data`` (hashed with ``algorithm``, or already hashed with ``Prehashed``)
+        through the service: PKCS#1 v1.5, or PSS with MGF1 of ``algorithm`` and a salt of its
+        digest's length (``ValueError`` for other PSS parameters)."""
+        raw, kind, name, prehashed = self._service_args(data, padding, algorithm)
+        return self._native().sign(raw, kind, name, prehashed)
+
+    async def sign_async(self, data: BytesLike, padding: PaddingLike, algorithm: DigestSized) -> bytes:
+        """``sign`` for asyncio: the request is queued at once and the calling task suspended
+        until one of the service's workers has signed it (in a batch with whatever else is
+        queued for the key, from tasks or threads); it is never signed on the event loop's
+        thread. Argument errors are raised before anything is queued; the request's own error
+        (a fault check that failed, say) is raised here. Cancelling the task drops the request
+        if no worker has taken it yet."""
+        raw, kind, name, prehashed = self._service_args(data, padding, algorithm)
+        results = _async_results()
+        token, future = results.submit(self._native(), raw, kind, name, prehashed)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            results.cancel(token)
+            raise
+
+
+def _settle(future: asyncio.Future[bytes], signature: Optional[bytes], error: Optional[BaseException]) -> None:
+    """Completes ``future`` on its event loop's thread (unless it was cancelled meanwhile)."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        assert signature is not None
+        future.set_result(signature)
+
+
+class _AsyncResults:
+    """This process's ``sign_async`` requests in flight: the native queue they are submitted
+    to, the futures awaiting them, and a thread that blocks on the queue (without the GIL) and
+    hands each answer to its future's event loop."""
+
+    def __init__(self) -> None:
+        self.queue = _redc.AsyncQueue()
+        self.futures: Dict[int, asyncio.Future[bytes]] = {}
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, name="redc-service-answers", daemon=True)
+        self.thread.start()
+
+    def submit(
+        self, handle: _redc.ServiceKey, data: bytes, kind: str, name: str, prehashed: bool
+    ) -> Tuple[int, asyncio.Future[bytes]]:
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        # Under the lock, so that the answer (taken by the thread under it) finds the future.
+        with self.lock:
+            token = self.queue.submit(handle, data, kind, name, prehashed)
+            self.futures[token] = future
+        return token, future
+
+    def cancel(self, token: int) -> None:
+        with self.lock:
+            self.futures.pop(token, None)
+        self.queue.cancel(token)
+
+    def _run(self) -> None:
+        while True:
+            answered = self.queue.wait()
+            if answered is None:
+                return
+            with self.lock:
+                settled: List[Tuple[Optional[asyncio.Future[bytes]], Optional[bytes], Optional[BaseException]]] = [
+                    (self.futures.pop(token, None), signature, error) for token, signature, error in answered
+                ]
+            for future, signature, error in settled:
+                if future is None:
+                    continue
+                try:
+                    future.get_loop().call_soon_threadsafe(_settle, future, signature, error)
+                except RuntimeError:  # its event loop is closed: nobody awaits it
+                    pass
+
+    def close(self) -> None:
+        """Drops what is pending and stops the thread (at exit, before daemon threads are
+        stopped wherever they are)."""
+        self.queue.close()
+        self.thread.join(timeout=5)
+
+
+_results: Optional[_AsyncResults] = None
+
+
+def _async_results() -> _AsyncResults:
+    """This process's :class:`_AsyncResults` (made on first use, and again in a forked child,
+    where the parent's thread does not run)."""
+    global _results
+    results = _results
+    if results is not None and results.queue.usable:
+        return results
+    with _fork_lock:
+        if _results is None or not _results.queue.usable:
+            _results = _AsyncResults()
+        return _results
+
+
+@atexit.register
+def _close_async_results() -> None:
+    results = _results
+    if results is not None and results.queue.usable:
+        results.close()

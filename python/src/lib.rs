@@ -3,7 +3,12 @@
 //! takes plain values: hash names, padding kinds, salt lengths and bytes. Every private
 //! operation releases the GIL and is blinded with the operating system's generator.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::Duration;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -16,7 +21,7 @@ use redc::rsa::{
     EncodingFault, Error, HashAlg, Oaep, OsRng, ParameterFault, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss,
     RsaPrivateKey, RsaPublicKey,
 };
-use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig};
+use redc::service::{BatchSigner, KeyId, Scheme, ServiceConfig, SignFuture};
 
 create_exception!(
     _redc,
@@ -698,13 +703,19 @@ impl Service {
         self.inner.config().max_batch
     }
 
-    /// `(requests, inline, batches, largest_batch)` so far.
-    fn stats(&self) -> PyResult<(u64, u64, u64, u64)> {
+    /// `(requests, inline, batches, largest_batch, cancelled)` so far.
+    fn stats(&self) -> PyResult<(u64, u64, u64, u64, u64)> {
         if !here(self.pid) {
             return Err(forked());
         }
         let s = self.inner.stats();
-        Ok((s.requests, s.inline, s.batches, s.largest_batch))
+        Ok((
+            s.requests,
+            s.inline,
+            s.batches,
+            s.largest_batch,
+            s.cancelled,
+        ))
     }
 
     /// The keys the service holds now.
@@ -779,10 +790,7 @@ impl ServiceKey {
         if !here(self.pid) {
             return Err(forked());
         }
-        let (h, scheme) = match sig_pad(kind, hash_name, None, None)? {
-            SigPad::Pkcs1v15(h) => (h, Scheme::Pkcs1v15(h)),
-            SigPad::Pss(h, _, _) => (h, Scheme::Pss(h)),
-        };
+        let (h, scheme) = service_scheme(kind, hash_name)?;
         let sig = py
             .allow_threads(|| {
                 self.service
@@ -793,12 +801,256 @@ impl ServiceKey {
     }
 }
 
+/// The hash and the service's scheme for `kind` ("pkcs1v15" or "pss") and `hash_name`.
+fn service_scheme(kind: &str, hash_name: &str) -> PyResult<(HashAlg, Scheme)> {
+    Ok(match sig_pad(kind, hash_name, None, None)? {
+        SigPad::Pkcs1v15(h) => (h, Scheme::Pkcs1v15(h)),
+        SigPad::Pss(h, _, _) => (h, Scheme::Pss(h)),
+    })
+}
+
+/// Signatures requested from asyncio (inside `redc.service`): `submit` queues a request in a
+/// key's service and returns at once with a token; a thread of the Python layer blocks in
+/// `wait` (without the GIL) and receives each token with its signature or its error as the
+/// service's workers answer, to hand them to the event loops awaiting them. Requests are
+/// never signed on the submitting thread (unless the service has no worker threads at all).
+/// `cancel` drops a request (discarded unsigned if no worker has taken it yet); `close` drops
+/// them all and makes `wait` return `None`.
+#[pyclass(module = "redc._redc", frozen)]
+struct AsyncQueue {
+    inner: Arc<QueueInner>,
+    /// The process that made it.
+    pid: u32,
+}
+
+struct QueueInner {
+    state: Mutex<QueueState>,
+    /// Signalled when a request's future is woken, and on `close`.
+    woken: Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    next_token: u64,
+    /// The requests not yet answered, by token.
+    pending: HashMap<u64, SignFuture>,
+    /// Tokens whose futures were woken since the last `wait`.
+    woken: Vec<u64>,
+    /// Requests answered by the time they were submitted (a refused request, or a service
+    /// without workers, which signs in `sign_async`), with their answers.
+    answered: Vec<(u64, redc::rsa::Result<Vec<u8>>)>,
+    closed: bool,
+}
+
+impl QueueInner {
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        // A panic while holding the lock leaves plain bookkeeping behind, still consistent.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Wakes a request's token: the service's worker that answered it calls this.
+struct TokenWaker {
+    queue: Weak<QueueInner>,
+    token: u64,
+}
+
+impl Wake for TokenWaker {
+    fn wake(self: Arc<Self>) {
+        if let Some(queue) = self.queue.upgrade() {
+            queue.lock().woken.push(self.token);
+            queue.woken.notify_all();
+        }
+    }
+}
+
+impl Drop for AsyncQueue {
+    fn drop(&mut self) {
+        // In a forked child, as for `Service`: the pending requests' channels may be locked by
+        // a thread of the parent, so nothing is dropped there.
+        if !here(self.pid) {
+            std::mem::forget(Arc::clone(&self.inner));
+        }
+    }
+}
+
+impl AsyncQueue {
+    fn waker(&self, token: u64) -> Waker {
+        Waker::from(Arc::new(TokenWaker {
+            queue: Arc::downgrade(&self.inner),
+            token,
+        }))
+    }
+}
+
+#[pymethods]
+impl AsyncQueue {
+    #[new]
+    fn new() -> Self {
+        AsyncQueue {
+            inner: Arc::new(QueueInner {
+                state: Mutex::new(QueueState::default()),
+                woken: Condvar::new(),
+            }),
+            pid: std::process::id(),
+        }
+    }
+
+    /// Whether this process made the queue (false in a forked child, where nothing waits on
+    /// it).
+    #[getter]
+    fn usable(&self) -> bool {
+        here(self.pid)
+    }
+
+    /// Requests not yet answered (nor cancelled).
+    #[getter]
+    fn pending(&self) -> usize {
+        self.inner.lock().pending.len()
+    }
+
+    /// Queues the signature of `data` (hashed here unless `prehashed`) with `key`'s service,
+    /// as `ServiceKey.sign` makes it, and returns its token.
+    #[pyo3(signature = (key, data, kind, hash_name, prehashed=false))]
+    fn submit(
+        &self,
+        key: &ServiceKey,
+        data: &[u8],
+        kind: &str,
+        hash_name: &str,
+        prehashed: bool,
+    ) -> PyResult<u64> {
+        if !here(self.pid) || !here(key.pid) {
+            return Err(forked());
+        }
+        let (h, scheme) = service_scheme(kind, hash_name)?;
+        let mut future = key
+            .service
+            .sign_async(key.id, scheme, &digest_of(h, data, prehashed));
+        let mut state = self.inner.lock();
+        if state.closed {
+            return Err(PyValueError::new_err("the signing queue is closed"));
+        }
+        let token = state.next_token;
+        state.next_token += 1;
+        // The first poll registers the waker (a worker's answer can only wake it after this
+        // lock is released), or finds the answer there already (a refused request, or a
+        // service without workers that signed it in `sign_async`).
+        let waker = self.waker(token);
+        match Pin::new(&mut future).poll(&mut Context::from_waker(&waker)) {
+            Poll::Ready(result) => {
+                state.answered.push((token, result));
+                self.inner.woken.notify_all();
+            }
+            Poll::Pending => {
+                state.pending.insert(token, future);
+            }
+        }
+        Ok(token)
+    }
+
+    /// Blocks (without the GIL) until some requests are answered, then returns them as
+    /// `(token, signature, None)` or `(token, None, exception)`; `None` once the queue is
+    /// closed. With `timeout` (seconds), an empty list when it passes first.
+    #[pyo3(signature = (timeout=None))]
+    #[allow(clippy::type_complexity)]
+    fn wait(
+        &self,
+        py: Python<'_>,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<Vec<(u64, Option<PyObject>, Option<PyObject>)>>> {
+        if !here(self.pid) {
+            return Err(forked());
+        }
+        let limit = timeout.map(|t| Duration::from_secs_f64(t.clamp(0.0, 86_400.0)));
+        let answered = py.allow_threads(|| {
+            let mut state = self.inner.lock();
+            let start = std::time::Instant::now();
+            while state.woken.is_empty() && state.answered.is_empty() && !state.closed {
+                let left = match limit {
+                    Some(l) => match l.checked_sub(start.elapsed()) {
+                        Some(left) if !left.is_zero() => Some(left),
+                        _ => break,
+                    },
+                    None => None,
+                };
+                state = match left {
+                    Some(left) => {
+                        self.inner
+                            .woken
+                            .wait_timeout(state, left)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0
+                    }
+                    None => self
+                        .inner
+                        .woken
+                        .wait(state)
+                        .unwrap_or_else(|e| e.into_inner()),
+                };
+            }
+            if state.closed {
+                return None;
+            }
+            let mut answered = std::mem::take(&mut state.answered);
+            for token in std::mem::take(&mut state.woken) {
+                let Some(future) = state.pending.get_mut(&token) else {
+                    continue; // cancelled, or woken twice
+                };
+                let waker = self.waker(token);
+                if let Poll::Ready(result) = Pin::new(future).poll(&mut Context::from_waker(&waker))
+                {
+                    state.pending.remove(&token);
+                    answered.push((token, result));
+                }
+            }
+            Some(answered)
+        });
+        Ok(answered.map(|list| {
+            list.into_iter()
+                .map(|(token, result)| match result {
+                    Ok(sig) => (
+                        token,
+                        Some(PyBytes::new(py, &sig).into_any().unbind()),
+                        None,
+                    ),
+                    Err(e) => (token, None, Some(err(e).into_value(py).into_any())),
+                })
+                .collect()
+        }))
+    }
+
+    /// Drops the request of `token` if it is still pending: it is discarded unsigned unless a
+    /// worker has already taken it.
+    fn cancel(&self, token: u64) {
+        let future = {
+            let mut state = self.inner.lock();
+            state.answered.retain(|(t, _)| *t != token);
+            state.pending.remove(&token)
+        };
+        drop(future);
+    }
+
+    /// Drops every pending request and makes `wait` return `None` (now and from then on).
+    fn close(&self) {
+        let pending = {
+            let mut state = self.inner.lock();
+            state.closed = true;
+            state.answered.clear();
+            std::mem::take(&mut state.pending)
+        };
+        self.inner.woken.notify_all();
+        drop(pending);
+    }
+}
+
 #[pymodule]
 fn _redc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PrivateKey>()?;
     m.add_class::<PublicKey>()?;
     m.add_class::<Service>()?;
     m.add_class::<ServiceKey>()?;
+    m.add_class::<AsyncQueue>()?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(load_private, m)?)?;
     m.add_function(wrap_pyfunction!(load_public, m)?)?;

@@ -1,7 +1,8 @@
-"""redc.service: signatures requested from many threads through a BatchSigner, each checked
-against redc's own and pyca's verification; the service's refusals; its keys' lifetime; PyJWT
-with a batched key."""
+"""redc.service: signatures requested from many threads (and from asyncio tasks) through a
+BatchSigner, each checked against redc's own and pyca's verification; the service's refusals;
+its keys' lifetime; PyJWT with a batched key."""
 
+import asyncio
 import gc
 import hashlib
 import os
@@ -188,6 +189,9 @@ def test_a_forked_child_makes_its_own_service(keys):
     key = signer.add_key(keys[0])
     pub = keys[0].public_key()
     pub.verify(key.sign(b"parent", padding.PKCS1v15(), hashes.SHA256()), b"parent", padding.PKCS1v15(), hashes.SHA256())
+    # The parent has signed from asyncio: its answering thread exists when the child forks.
+    sig = asyncio.run(key.sign_async(b"parent async", padding.PKCS1v15(), hashes.SHA256()))
+    pub.verify(sig, b"parent async", padding.PKCS1v15(), hashes.SHA256())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # fork of a threaded process
         pid = os.fork()
@@ -205,8 +209,11 @@ def test_a_forked_child_makes_its_own_service(keys):
             run_threads(child_caller, 16)
             for i, sig in sigs:
                 pub.verify(sig, b"child %d" % i, padding.PKCS1v15(), hashes.SHA256())
+            # asyncio too: the parent's answering thread is not here either.
+            sig = asyncio.run(key.sign_async(b"child async", padding.PKCS1v15(), hashes.SHA256()))
+            pub.verify(sig, b"child async", padding.PKCS1v15(), hashes.SHA256())
             stats = signer.stats()
-            ok = not errors and len(sigs) == 16 and stats["requests"] == 16 and stats["batches"] >= 1
+            ok = not errors and len(sigs) == 16 and stats["requests"] == 17 and stats["batches"] >= 1
             ok = ok and signer.keys_held == 1 and signer.workers == 2
             code = 0 if ok else 2
             # Everything inherited goes: it must not wait for the parent's threads.
@@ -227,7 +234,7 @@ def test_a_forked_child_makes_its_own_service(keys):
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
     # The parent's service is untouched.
     pub.verify(key.sign(b"parent again", padding.PKCS1v15(), hashes.SHA256()), b"parent again", padding.PKCS1v15(), hashes.SHA256())
-    assert signer.stats()["requests"] == 2 and signer.keys_held == 1
+    assert signer.stats()["requests"] == 3 and signer.keys_held == 1
 
 
 @pytest.mark.parametrize("alg", ["RS256", "PS256", "PS512"])
@@ -251,16 +258,130 @@ def test_pyjwt_from_threads(keys, alg):
     assert jws.decode(token, pub_pem, algorithms=[alg]) == b"stock"
 
 
+def test_asyncio_tasks_are_batched_and_never_signed_on_the_loop(keys):
+    signer = BatchSigner(2, inline=True)
+    key, small = signer.add_key(keys[0]), signer.add_key(keys[1])
+
+    async def main():
+        # The event loop stays free: a ticker runs while the requests are signed.
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.001)
+                ticks += 1
+
+        tick = asyncio.ensure_future(ticker())
+        requests = []
+        for i in range(96):
+            k, pad = (key, padding.PKCS1v15()) if i % 3 else (small, pss())
+            requests.append((k, pad, b"task %d" % i))
+        sigs = await asyncio.gather(*(k.sign_async(m, p, hashes.SHA256()) for k, p, m in requests))
+        tick.cancel()
+        return requests, sigs, ticks
+
+    requests, sigs, ticks = asyncio.run(main())
+    for (k, p, m), sig in zip(requests, sigs):
+        k.public_key().verify(sig, m, p, hashes.SHA256())
+        pyca_public(k).verify(sig, m, ppadding.PKCS1v15() if isinstance(p, padding.PKCS1v15) else ppadding.PSS(
+            mgf=ppadding.MGF1(phashes.SHA256()), salt_length=32), phashes.SHA256())
+    stats = signer.stats()
+    # Every request went to the workers (even with inline, which is for blocking callers), in
+    # batches of more than one.
+    assert stats["requests"] == 96 and stats["inline"] == 0
+    assert stats["largest_batch"] > 1 and stats["batches"] < 96
+    assert ticks > 0
+    # PKCS#1 v1.5 is deterministic: the same signature as the key's own.
+    assert sigs[1] == keys[0].sign(b"task 1", padding.PKCS1v15(), hashes.SHA256())
+
+
+def test_asyncio_errors_and_cancellation(keys):
+    signer = BatchSigner(1, max_batch=2)
+    key = signer.add_key(keys[0])
+    other_pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=10)
+
+    async def main():
+        # Argument errors come before anything is queued.
+        with pytest.raises(ValueError, match="salt as long as the hash"):
+            await key.sign_async(b"m", other_pss, hashes.SHA256())
+        with pytest.raises(TypeError):
+            await key.sign_async("text", padding.PKCS1v15(), hashes.SHA256())
+        with pytest.raises(ValueError, match="same length"):
+            await key.sign_async(b"short", padding.PKCS1v15(), redc.hashes.Prehashed(hashes.SHA256()))
+        # Cancelled tasks raise CancelledError; the others are answered.
+        tasks = [asyncio.ensure_future(key.sign_async(b"c %d" % i, padding.PKCS1v15(), hashes.SHA256())) for i in range(40)]
+        await asyncio.sleep(0)
+        for t in tasks[::2]:
+            t.cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        return results
+
+    results = asyncio.run(main())
+    for i, r in enumerate(results):
+        if i % 2 == 0 and isinstance(r, asyncio.CancelledError):
+            continue
+        assert isinstance(r, bytes), r
+        keys[0].public_key().verify(r, b"c %d" % i, padding.PKCS1v15(), hashes.SHA256())
+    cancelled = sum(isinstance(r, asyncio.CancelledError) for r in results)
+    assert cancelled >= 1
+    # The cancelled requests the worker had not taken were dropped unsigned; the answered ones
+    # were all the others.
+    stats = signer.stats()
+    assert stats["cancelled"] >= 1 and stats["requests"] + stats["cancelled"] == 40
+    # Nothing is left pending once every task is done.
+    from redc import service
+
+    assert service._async_results().queue.pending == 0
+
+
+def test_asyncio_survives_a_closed_loop_and_a_second_loop(keys):
+    signer = BatchSigner(2)
+    key = signer.add_key(keys[1])
+
+    async def one(i):
+        return await key.sign_async(b"loop %d" % i, padding.PKCS1v15(), hashes.SHA256())
+
+    for i in range(3):  # a fresh event loop each time, the same answering thread
+        sig = asyncio.run(one(i))
+        keys[1].public_key().verify(sig, b"loop %d" % i, padding.PKCS1v15(), hashes.SHA256())
+
+
+@pytest.mark.parametrize("alg", ["RS256", "PS256", "RS512"])
+def test_pyjwt_encode_async(keys, alg):
+    signer = BatchSigner(2)
+    key = signer.add_key(keys[0])
+    pub_pem = keys[0].public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+    async def main():
+        return await asyncio.gather(
+            *(redc.jwt.encode_async({"n": i}, key, alg, headers={"kid": "k1"}) for i in range(24))
+        )
+
+    tokens = asyncio.run(main())
+    for i, token in enumerate(tokens):
+        # Stock PyJWT (pyca) reads them, headers included.
+        assert jwt.decode(token, pub_pem, algorithms=[alg]) == {"n": i}
+        assert jwt.get_unverified_header(token) == {"alg": alg, "kid": "k1", "typ": "JWT"}
+        if alg.startswith("RS"):  # deterministic: the very token jwt.encode makes
+            assert token == jwt.encode({"n": i}, keys[0], algorithm=alg, headers={"kid": "k1"})
+    assert signer.stats()["largest_batch"] > 1
+    with pytest.raises(TypeError, match="add_key"):
+        asyncio.run(redc.jwt.encode_async({"n": 1}, keys[0], alg))
+    with pytest.raises(NotImplementedError, match="ES256"):
+        asyncio.run(redc.jwt.encode_async({"n": 1}, key, "ES256"))
+
+
 def test_speed_with_threads(capsys):
     from redc.__main__ import main
 
     assert main(["speed", "--bits", "1024", "--seconds", "0.3", "--rounds", "1", "--threads", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
     head = next(i for i, line in enumerate(out) if line.startswith("threads=4"))
-    assert "BatchSigner" in out[head] and "pyca sign/s" in out[head]
+    assert "BatchSigner" in out[head] and "asyncio" in out[head] and "pyca sign/s" in out[head]
     row = out[head + 1].split()
     assert row[:2] == ["rsa", "1024"]
     rates = [float(x) for x in row[2:]]
-    assert len(rates) == 5 and all(r > 0 for r in rates)
+    assert len(rates) == 6 and all(r > 0 for r in rates)
     with pytest.raises(SystemExit):
         main(["speed", "--threads", "0"])

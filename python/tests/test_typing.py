@@ -110,6 +110,11 @@ USE = """
     reveal_type(batched.sign(b"m", padding.PKCS1v15(), hashes.SHA256()))
     reveal_type(signer.stats())
     reveal_type(redc.backend())
+
+
+    async def issue() -> str:
+        reveal_type(await batched.sign_async(b"m", padding.PKCS1v15(), hashes.SHA256()))
+        return await redc.jwt.encode_async({"sub": "me"}, batched, "PS256")
 """
 
 
@@ -134,6 +139,7 @@ def test_the_readme_use_type_checks_with_the_documented_types(tmp_path):
         '"bytes"',
         '"dict[str, int]"',
         '"str"',
+        '"bytes"',
     ]
 
 
