@@ -41,7 +41,8 @@ import asyncio
 import atexit
 import os
 import threading
-from typing import Any, Dict, List, Optional, Tuple
+import weakref
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import BytesLike, RSAPrivateKey, _bytes, _check_prehashed, _redc
 from .hashes import DigestSized
@@ -219,7 +220,7 @@ class BatchedPrivateKey(RSAPrivateKey):
         (a fault check that failed, say) is raised here. Cancelling the task drops the request
         if no worker has taken it yet."""
         raw, kind, name, prehashed = self._service_args(data, padding, algorithm)
-        results = _async_results()
+        results = _answers_for(asyncio.get_running_loop())
         token, future = results.submit(self._native(), raw, kind, name, prehashed)
         try:
             return await future
@@ -239,10 +240,67 @@ def _settle(future: asyncio.Future[bytes], signature: Optional[bytes], error: Op
         future.set_result(signature)
 
 
+class _LoopAnswers:
+    """The ``sign_async`` requests of one event loop that watches sockets (``add_reader``, as
+    asyncio's selector loops on Unix do): the native queue's notify socket becomes readable when
+    answers are ready, and the loop collects them on its own thread, with no thread between the
+    service's workers and the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.queue = _redc.AsyncQueue(notify=True)
+        self.futures: Dict[int, asyncio.Future[bytes]] = {}
+        fd = self.queue.notify_fd
+        assert fd is not None
+        loop.add_reader(fd, self._collect)
+
+    def submit(
+        self, handle: _redc.ServiceKey, data: bytes, kind: str, name: str, prehashed: bool
+    ) -> Tuple[int, asyncio.Future[bytes]]:
+        # On the loop's thread: an answer is collected there too, after this returns.
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        token = self.queue.submit(handle, data, kind, name, prehashed)
+        self.futures[token] = future
+        return token, future
+
+    def cancel(self, token: int) -> None:
+        self.futures.pop(token, None)
+        self.queue.cancel(token)
+
+    def _collect(self) -> None:
+        if not self.queue.usable:  # a loop used across a fork: not this process's queue
+            return
+        answered = self.queue.wait(0)
+        for token, signature, error in answered or ():
+            future = self.futures.pop(token, None)
+            if future is not None:
+                _settle(future, signature, error)
+
+
+# The answers of each event loop that watches sockets, while the loop exists.
+_loop_answers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopAnswers] = weakref.WeakKeyDictionary()
+
+
+def _answers_for(loop: asyncio.AbstractEventLoop) -> Union[_LoopAnswers, _AsyncResults]:
+    """Where ``loop``'s requests go: its own :class:`_LoopAnswers`, or, for a loop that
+    cannot watch a socket (Windows' proactor loop) or be weakly referenced, the process's
+    :class:`_AsyncResults` and its thread."""
+    answers = _loop_answers.get(loop)
+    if answers is not None and answers.queue.usable:
+        return answers
+    if os.name == "posix":
+        try:
+            answers = _LoopAnswers(loop)
+            _loop_answers[loop] = answers
+            return answers
+        except (NotImplementedError, TypeError):
+            pass
+    return _async_results()
+
+
 class _AsyncResults:
-    """This process's ``sign_async`` requests in flight: the native queue they are submitted
-    to, the futures awaiting them, and a thread that blocks on the queue (without the GIL) and
-    hands each answer to its future's event loop."""
+    """This process's ``sign_async`` requests from loops that cannot watch a socket: the
+    native queue they are submitted to, the futures awaiting them, and a thread that blocks on
+    the queue (without the GIL) and hands each answer to its future's event loop."""
 
     def __init__(self) -> None:
         self.queue = _redc.AsyncQueue()

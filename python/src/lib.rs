@@ -10,6 +10,11 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
+#[cfg(unix)]
+use std::io::{Read, Write};
+#[cfg(unix)]
+use std::os::unix::net::UnixStream;
+
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -810,12 +815,14 @@ fn service_scheme(kind: &str, hash_name: &str) -> PyResult<(HashAlg, Scheme)> {
 }
 
 /// Signatures requested from asyncio (inside `redc.service`): `submit` queues a request in a
-/// key's service and returns at once with a token; a thread of the Python layer blocks in
-/// `wait` (without the GIL) and receives each token with its signature or its error as the
-/// service's workers answer, to hand them to the event loops awaiting them. Requests are
-/// never signed on the submitting thread (unless the service has no worker threads at all).
-/// `cancel` drops a request (discarded unsigned if no worker has taken it yet); `close` drops
-/// them all and makes `wait` return `None`.
+/// key's service and returns at once with a token, and `wait` gives each token with its
+/// signature or its error as the service's workers answer. Made with `notify`, the queue has a
+/// socket (`notify_fd`) that receives a byte whenever an answer is ready, for an event loop's
+/// `add_reader`, which then collects them with `wait(0)` on the loop's own thread; without it,
+/// a thread of the Python layer blocks in `wait` (without the GIL) and hands the answers to
+/// their loops. Requests are never signed on the submitting thread (unless the service has no
+/// worker threads at all). `cancel` drops a request (discarded unsigned if no worker has taken
+/// it yet); `close` drops them all and makes `wait` return `None`.
 #[pyclass(module = "redc._redc", frozen)]
 struct AsyncQueue {
     inner: Arc<QueueInner>,
@@ -827,6 +834,10 @@ struct QueueInner {
     state: Mutex<QueueState>,
     /// Signalled when a request's future is woken, and on `close`.
     woken: Condvar,
+    /// With `notify`: the socket pair whose second end gets a byte per wake-up (written under
+    /// the state's lock, so never after `close`), the first end read by the event loop.
+    #[cfg(unix)]
+    notify: Option<(UnixStream, UnixStream)>,
 }
 
 #[derive(Default)]
@@ -847,6 +858,28 @@ impl QueueInner {
         // A panic while holding the lock leaves plain bookkeeping behind, still consistent.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Wakes whoever waits for answers: the thread in `wait`, and the event loop through the
+    /// notify socket. Called with the state locked (`state`, not closed).
+    fn signal(&self, state: &QueueState) {
+        self.woken.notify_all();
+        #[cfg(unix)]
+        if let (Some((_, write)), false) = (&self.notify, state.closed) {
+            // Non-blocking: a full socket already has bytes for the loop to find.
+            let _ = (&*write).write(&[1]);
+        }
+        #[cfg(not(unix))]
+        let _ = state;
+    }
+
+    /// Empties the notify socket (its bytes only say "look").
+    fn drain_notify(&self) {
+        #[cfg(unix)]
+        if let Some((read, _)) = &self.notify {
+            let mut buf = [0u8; 256];
+            while matches!((&*read).read(&mut buf), Ok(n) if n > 0) {}
+        }
+    }
 }
 
 /// Wakes a request's token: the service's worker that answered it calls this.
@@ -858,8 +891,9 @@ struct TokenWaker {
 impl Wake for TokenWaker {
     fn wake(self: Arc<Self>) {
         if let Some(queue) = self.queue.upgrade() {
-            queue.lock().woken.push(self.token);
-            queue.woken.notify_all();
+            let mut state = queue.lock();
+            state.woken.push(self.token);
+            queue.signal(&state);
         }
     }
 }
@@ -885,15 +919,49 @@ impl AsyncQueue {
 
 #[pymethods]
 impl AsyncQueue {
+    /// A queue; with `notify`, one with a notify socket (Unix only: elsewhere a
+    /// `ValueError`).
     #[new]
-    fn new() -> Self {
-        AsyncQueue {
+    #[pyo3(signature = (notify=false))]
+    fn new(notify: bool) -> PyResult<Self> {
+        #[cfg(unix)]
+        let notify = if notify {
+            let pair = UnixStream::pair()
+                .and_then(|(read, write)| {
+                    read.set_nonblocking(true)?;
+                    write.set_nonblocking(true)?;
+                    Ok((read, write))
+                })
+                .map_err(|e| PyValueError::new_err(format!("no notify socket: {e}")))?;
+            Some(pair)
+        } else {
+            None
+        };
+        #[cfg(not(unix))]
+        if notify {
+            return Err(PyValueError::new_err("notify sockets are for Unix"));
+        }
+        Ok(AsyncQueue {
             inner: Arc::new(QueueInner {
                 state: Mutex::new(QueueState::default()),
                 woken: Condvar::new(),
+                #[cfg(unix)]
+                notify,
             }),
             pid: std::process::id(),
+        })
+    }
+
+    /// The notify socket's end to read (for `add_reader`), or `None` without `notify`.
+    #[getter]
+    fn notify_fd(&self) -> Option<i32> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            self.inner.notify.as_ref().map(|(read, _)| read.as_raw_fd())
         }
+        #[cfg(not(unix))]
+        None
     }
 
     /// Whether this process made the queue (false in a forked child, where nothing waits on
@@ -940,7 +1008,7 @@ impl AsyncQueue {
         match Pin::new(&mut future).poll(&mut Context::from_waker(&waker)) {
             Poll::Ready(result) => {
                 state.answered.push((token, result));
-                self.inner.woken.notify_all();
+                self.inner.signal(&state);
             }
             Poll::Pending => {
                 state.pending.insert(token, future);
@@ -964,6 +1032,7 @@ impl AsyncQueue {
         }
         let limit = timeout.map(|t| Duration::from_secs_f64(t.clamp(0.0, 86_400.0)));
         let answered = py.allow_threads(|| {
+            self.inner.drain_notify();
             let mut state = self.inner.lock();
             let start = std::time::Instant::now();
             while state.woken.is_empty() && state.answered.is_empty() && !state.closed {

@@ -258,7 +258,30 @@ def test_pyjwt_from_threads(keys, alg):
     assert jws.decode(token, pub_pem, algorithms=[alg]) == b"stock"
 
 
-def test_asyncio_tasks_are_batched_and_never_signed_on_the_loop(keys):
+class _NoReaderLoop(asyncio.SelectorEventLoop):
+    """A loop that cannot watch sockets, as Windows' proactor loop: answers come through the
+    package's thread instead."""
+
+    def add_reader(self, *args):
+        raise NotImplementedError
+
+
+def run_on(kind, coroutine):
+    """Runs ``coroutine`` on a fresh loop of ``kind``: "reader" (asyncio's default here) or
+    "thread" (a loop without ``add_reader``)."""
+    if kind == "reader":
+        return asyncio.run(coroutine)
+    loop = _NoReaderLoop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.close()
+
+
+@pytest.mark.parametrize("kind", ["reader", "thread"])
+def test_asyncio_tasks_are_batched_and_never_signed_on_the_loop(keys, kind):
+    from redc import service
+
     signer = BatchSigner(2, inline=True)
     key, small = signer.add_key(keys[0]), signer.add_key(keys[1])
 
@@ -279,9 +302,14 @@ def test_asyncio_tasks_are_batched_and_never_signed_on_the_loop(keys):
             requests.append((k, pad, b"task %d" % i))
         sigs = await asyncio.gather(*(k.sign_async(m, p, hashes.SHA256()) for k, p, m in requests))
         tick.cancel()
-        return requests, sigs, ticks
+        answers = service._answers_for(asyncio.get_running_loop())
+        return requests, sigs, ticks, type(answers).__name__
 
-    requests, sigs, ticks = asyncio.run(main())
+    requests, sigs, ticks, path = run_on(kind, main())
+    assert path == {"reader": "_LoopAnswers", "thread": "_AsyncResults"}[kind]
+    # A loop's own answers (and their socket) go with the loop.
+    gc.collect()
+    assert len(service._loop_answers) == 0
     for (k, p, m), sig in zip(requests, sigs):
         k.public_key().verify(sig, m, p, hashes.SHA256())
         pyca_public(k).verify(sig, m, ppadding.PKCS1v15() if isinstance(p, padding.PKCS1v15) else ppadding.PSS(
@@ -296,7 +324,8 @@ def test_asyncio_tasks_are_batched_and_never_signed_on_the_loop(keys):
     assert sigs[1] == keys[0].sign(b"task 1", padding.PKCS1v15(), hashes.SHA256())
 
 
-def test_asyncio_errors_and_cancellation(keys):
+@pytest.mark.parametrize("kind", ["reader", "thread"])
+def test_asyncio_errors_and_cancellation(keys, kind):
     signer = BatchSigner(1, max_batch=2)
     key = signer.add_key(keys[0])
     other_pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=10)
@@ -315,9 +344,11 @@ def test_asyncio_errors_and_cancellation(keys):
         for t in tasks[::2]:
             t.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
-        return results
+        return results, service._answers_for(asyncio.get_running_loop())
 
-    results = asyncio.run(main())
+    from redc import service
+
+    results, answers = run_on(kind, main())
     for i, r in enumerate(results):
         if i % 2 == 0 and isinstance(r, asyncio.CancelledError):
             continue
@@ -329,10 +360,8 @@ def test_asyncio_errors_and_cancellation(keys):
     # were all the others.
     stats = signer.stats()
     assert stats["cancelled"] >= 1 and stats["requests"] + stats["cancelled"] == 40
-    # Nothing is left pending once every task is done.
-    from redc import service
-
-    assert service._async_results().queue.pending == 0
+    # Nothing is left pending in the loop's queue once every task is done.
+    assert answers.queue.pending == 0 and not answers.futures
 
 
 def test_asyncio_survives_a_closed_loop_and_a_second_loop(keys):
