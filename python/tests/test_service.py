@@ -364,6 +364,51 @@ def test_asyncio_errors_and_cancellation(keys, kind):
     assert answers.queue.pending == 0 and not answers.futures
 
 
+@pytest.mark.parametrize("kind", ["reader", "thread"])
+def test_asyncio_loops_on_many_threads_with_cancellations(keys, kind):
+    """Eight threads, each with its own event loop of 40 tasks over two keys, a quarter of the
+    tasks cancelled at random points; every answered signature verifies, every cancelled task
+    ends cancelled, and nothing stays pending."""
+    import random
+
+    from redc import service
+
+    signer = BatchSigner(2, max_batch=8)
+    batched = [signer.add_key(keys[0]), signer.add_key(keys[1])]
+    outcomes = [None] * 8
+
+    def thread_main(t):
+        rnd = random.Random(t)
+
+        async def main():
+            tasks = []
+            for i in range(40):
+                k = batched[(t + i) % 2]
+                tasks.append((k, b"t%d m%d" % (t, i), asyncio.ensure_future(
+                    k.sign_async(b"t%d m%d" % (t, i), padding.PKCS1v15(), hashes.SHA256()))))
+            for _ in range(10):
+                await asyncio.sleep(rnd.random() * 0.002)
+                tasks[rnd.randrange(40)][2].cancel()
+            await asyncio.gather(*(task for _, _, task in tasks), return_exceptions=True)
+            answers = service._answers_for(asyncio.get_running_loop())
+            return [(k, m, task) for k, m, task in tasks], answers.queue.pending
+
+        outcomes[t] = run_on(kind, main())
+
+    run_threads(thread_main, 8)
+    answered = 0
+    for tasks, pending in outcomes:
+        assert pending == 0
+        for k, m, task in tasks:
+            if task.cancelled():
+                continue
+            k.public_key().verify(task.result(), m, padding.PKCS1v15(), hashes.SHA256())
+            answered += 1
+    stats = signer.stats()
+    assert answered >= 8 * 30 and stats["requests"] >= answered
+    assert stats["requests"] + stats["cancelled"] == 8 * 40
+
+
 def test_asyncio_survives_a_closed_loop_and_a_second_loop(keys):
     signer = BatchSigner(2)
     key = signer.add_key(keys[1])
