@@ -54,8 +54,9 @@ _fork_lock = threading.Lock()
 
 
 def _after_fork_in_child() -> None:
-    global _fork_lock
+    global _fork_lock, _loop_answers_lock
     _fork_lock = threading.Lock()
+    _loop_answers_lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -278,19 +279,24 @@ class _LoopAnswers:
 
 # The answers of each event loop that watches sockets, while the loop exists.
 _loop_answers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopAnswers] = weakref.WeakKeyDictionary()
+_loop_answers_lock = threading.Lock()
 
 
 def _answers_for(loop: asyncio.AbstractEventLoop) -> Union[_LoopAnswers, _AsyncResults]:
     """Where ``loop``'s requests go: its own :class:`_LoopAnswers`, or, for a loop that
     cannot watch a socket (Windows' proactor loop) or be weakly referenced, the process's
     :class:`_AsyncResults` and its thread."""
-    answers = _loop_answers.get(loop)
+    # Each loop makes and uses its own on its own thread; the lock only keeps the table whole
+    # while loops on several threads add theirs.
+    with _loop_answers_lock:
+        answers = _loop_answers.get(loop)
     if answers is not None and answers.queue.usable:
         return answers
     if os.name == "posix":
         try:
             answers = _LoopAnswers(loop)
-            _loop_answers[loop] = answers
+            with _loop_answers_lock:
+                _loop_answers[loop] = answers
             return answers
         except (NotImplementedError, TypeError):
             pass
