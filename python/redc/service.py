@@ -294,12 +294,13 @@ def _answers_for(loop: asyncio.AbstractEventLoop) -> Union[_LoopAnswers, _AsyncR
         return answers
     if os.name == "posix":
         try:
-            answers = _LoopAnswers(loop)
-            with _loop_answers_lock:
-                _loop_answers[loop] = answers
-            return answers
+            weakref.ref(loop)  # TypeError for a loop without weak references
+            answers = _LoopAnswers(loop)  # NotImplementedError for one without add_reader
         except (NotImplementedError, TypeError):
-            pass
+            return _async_results()
+        with _loop_answers_lock:
+            _loop_answers[loop] = answers
+        return answers
     return _async_results()
 
 
