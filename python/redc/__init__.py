@@ -171,7 +171,7 @@ class RSAPrivateNumbers:
         dmp1: int,
         dmq1: int,
         iqmp: int,
-        public_numbers: RSAPublicNumbers,
+        public_numbers: Union[RSAPublicNumbers, _pyca_rsa_types.RSAPublicNumbers],
         other_primes: Iterable[Tuple[int, int, int]] = (),
     ) -> None:
         for name, v in (("p", p), ("q", q), ("d", d), ("dmp1", dmp1), ("dmq1", dmq1), ("iqmp", iqmp)):
@@ -181,7 +181,12 @@ class RSAPrivateNumbers:
             raise TypeError("public_numbers must be RSAPublicNumbers")
         self._p, self._q, self._d = p, q, d
         self._dmp1, self._dmq1, self._iqmp = dmp1, dmq1, iqmp
-        self._public_numbers = public_numbers
+        # pyca's public numbers are taken as redc's (equal, and hashing alike).
+        self._public_numbers = (
+            public_numbers
+            if isinstance(public_numbers, RSAPublicNumbers)
+            else RSAPublicNumbers(public_numbers.e, public_numbers.n)
+        )
         self._other_primes = tuple(_other_prime(o) for o in other_primes)
 
     @property

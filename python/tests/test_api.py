@@ -150,6 +150,11 @@ def test_numbers(key):
     bad = redc.RSAPrivateNumbers(n.p, n.q, n.d, n.dmp1, n.dmq1, n.iqmp + 1, n.public_numbers)
     with pytest.raises(ValueError):
         bad.private_key()
+    # pyca's public numbers are taken too, as redc's.
+    theirs = prsa.RSAPublicNumbers(n.public_numbers.e, n.public_numbers.n)
+    mixed = redc.RSAPrivateNumbers(n.p, n.q, n.d, n.dmp1, n.dmq1, n.iqmp, theirs)
+    assert type(mixed.public_numbers) is redc.RSAPublicNumbers and mixed.public_numbers == theirs
+    assert mixed == n and mixed.private_key().private_numbers() == n
 
 
 def test_numbers_with_an_exponent_of_one_modulo_p_less_one_are_refused(key):

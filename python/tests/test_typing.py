@@ -55,6 +55,7 @@ USE = """
     from cryptography.hazmat.primitives import hashes as pyca_hashes
     from cryptography.hazmat.primitives import serialization as pyca_serialization
     from cryptography.hazmat.primitives.asymmetric import padding as pyca_padding
+    from cryptography.hazmat.primitives.asymmetric import rsa as pyca_rsa
 
     import redc
     import redc.jwt
@@ -84,6 +85,15 @@ USE = """
     loaded = redc.load_pem_private_key(pem, password=b"passphrase")
     spki = public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     numbers = key.private_numbers()
+    rebuilt = redc.RSAPrivateNumbers(
+        numbers.p,
+        numbers.q,
+        numbers.d,
+        numbers.dmp1,
+        numbers.dmq1,
+        numbers.iqmp,
+        pyca_rsa.RSAPublicNumbers(numbers.public_numbers.e, numbers.public_numbers.n),
+    ).private_key()
     signer = BatchSigner(max_batch=8)
     batched = signer.add_key(key)
     redc.jwt.register()
