@@ -181,7 +181,7 @@ pub enum KeyFault {
     /// `e ≡ 1 (mod rᵢ − 1)` for prime `index`, so its CRT exponent `dᵢ` is 1: the private
     /// operation is the identity modulo that prime, and any one signature or decryption `s` of
     /// an input `m` reveals it as `gcd(s − m, n)`. `e·dᵢ ≡ 1` holds; the key is consistent but
-    /// broken, and no key generator makes one (it needs `e ≥ rᵢ`).
+    /// broken. It needs `e ≥ rᵢ`, so a key generated with a small `e` (65537) is never one.
     TrivialExponent {
         /// The prime's position.
         index: usize,

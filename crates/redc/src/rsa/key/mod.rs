@@ -619,8 +619,8 @@ impl RsaPrivateKey {
     /// Re-runs the consistency checks done at construction: `n = ∏ rᵢ`, primes distinct,
     /// `e·dᵢ ≡ 1 (mod rᵢ − 1)`, `dᵢ = d mod (rᵢ − 1)`, each Garner coefficient times its
     /// prefix product `≡ 1 (mod rᵢ)`, no `dᵢ` equal to 1 ([`KeyFault::TrivialExponent`]),
-    /// plus the public key's checks. Keys cannot be built
-    /// without passing them, so this returns `Ok` for every key that exists.
+    /// plus the public key's checks. Keys cannot be built without passing them, so this
+    /// returns `Ok` for every key that exists.
     pub fn validate(&self) -> Result<()> {
         self.check()
     }
