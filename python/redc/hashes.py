@@ -25,23 +25,20 @@ __all__ = [
 ]
 
 
-class HashLike(Protocol):
-    """What redc takes as a hash, for type checkers: an instance of these classes or of pyca's
-    (anything with pyca's ``name`` and ``digest_size``)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def digest_size(self) -> int: ...
-
-
 class DigestSized(Protocol):
     """What redc takes as a signature's ``algorithm``, for type checkers: a :class:`HashLike`,
     or a ``Prehashed`` (redc's or pyca's), which has only ``digest_size``."""
 
     @property
     def digest_size(self) -> int: ...
+
+
+class HashLike(DigestSized, Protocol):
+    """What redc takes as a hash, for type checkers: an instance of these classes or of pyca's
+    (anything with pyca's ``name`` and ``digest_size``)."""
+
+    @property
+    def name(self) -> str: ...
 
 
 class HashAlgorithm:

@@ -221,8 +221,9 @@ class BatchedPrivateKey(RSAPrivateKey):
         (a fault check that failed, say) is raised here. Cancelling the task drops the request
         if no worker has taken it yet."""
         raw, kind, name, prehashed = self._service_args(data, padding, algorithm)
-        results = _answers_for(asyncio.get_running_loop())
-        token, future = results.submit(self._native(), raw, kind, name, prehashed)
+        loop = asyncio.get_running_loop()
+        results = _answers_for(loop)
+        token, future = results.submit(loop, self._native(), raw, kind, name, prehashed)
         try:
             return await future
         except asyncio.CancelledError:
@@ -255,10 +256,16 @@ class _LoopAnswers:
         loop.add_reader(fd, self._collect)
 
     def submit(
-        self, handle: _redc.ServiceKey, data: bytes, kind: str, name: str, prehashed: bool
+        self,
+        loop: asyncio.AbstractEventLoop,
+        handle: _redc.ServiceKey,
+        data: bytes,
+        kind: str,
+        name: str,
+        prehashed: bool,
     ) -> Tuple[int, asyncio.Future[bytes]]:
         # On the loop's thread: an answer is collected there too, after this returns.
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bytes] = loop.create_future()
         token = self.queue.submit(handle, data, kind, name, prehashed)
         self.futures[token] = future
         return token, future
@@ -317,9 +324,15 @@ class _AsyncResults:
         self.thread.start()
 
     def submit(
-        self, handle: _redc.ServiceKey, data: bytes, kind: str, name: str, prehashed: bool
+        self,
+        loop: asyncio.AbstractEventLoop,
+        handle: _redc.ServiceKey,
+        data: bytes,
+        kind: str,
+        name: str,
+        prehashed: bool,
     ) -> Tuple[int, asyncio.Future[bytes]]:
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bytes] = loop.create_future()
         # Under the lock, so that the answer (taken by the thread under it) finds the future.
         with self.lock:
             token = self.queue.submit(handle, data, kind, name, prehashed)
