@@ -658,6 +658,15 @@ impl Drop for Service {
     }
 }
 
+/// `Ok` in the process that made an object (of `pid`), the refusal of [`forked`] in another.
+fn made_here(pid: u32) -> PyResult<()> {
+    if here(pid) {
+        Ok(())
+    } else {
+        Err(forked())
+    }
+}
+
 /// The refusal of a service made by another process.
 fn forked() -> PyErr {
     PyValueError::new_err(
@@ -710,9 +719,7 @@ impl Service {
 
     /// `(requests, inline, batches, largest_batch, cancelled)` so far.
     fn stats(&self) -> PyResult<(u64, u64, u64, u64, u64)> {
-        if !here(self.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
         let s = self.inner.stats();
         Ok((
             s.requests,
@@ -726,17 +733,13 @@ impl Service {
     /// The keys the service holds now.
     #[getter]
     fn keys_held(&self) -> PyResult<usize> {
-        if !here(self.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
         Ok(self.inner.keys_held())
     }
 
     /// Adds a copy of `key`; the service holds it until the returned handle is dropped.
     fn add_key(&self, key: &PrivateKey) -> PyResult<ServiceKey> {
-        if !here(self.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
         let id = self.inner.add_key(key.key.clone());
         Ok(ServiceKey {
             service: Arc::clone(&self.inner),
@@ -792,9 +795,7 @@ impl ServiceKey {
         hash_name: &str,
         prehashed: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if !here(self.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
         let (h, scheme) = service_scheme(kind, hash_name)?;
         let sig = py
             .allow_threads(|| {
@@ -988,9 +989,8 @@ impl AsyncQueue {
         hash_name: &str,
         prehashed: bool,
     ) -> PyResult<u64> {
-        if !here(self.pid) || !here(key.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
+        made_here(key.pid)?;
         let (h, scheme) = service_scheme(kind, hash_name)?;
         let mut future = key
             .service
@@ -1027,9 +1027,7 @@ impl AsyncQueue {
         py: Python<'_>,
         timeout: Option<f64>,
     ) -> PyResult<Option<Vec<(u64, Option<PyObject>, Option<PyObject>)>>> {
-        if !here(self.pid) {
-            return Err(forked());
-        }
+        made_here(self.pid)?;
         let limit = timeout.map(|t| Duration::from_secs_f64(t.clamp(0.0, 86_400.0)));
         let answered = py.allow_threads(|| {
             self.inner.drain_notify();
